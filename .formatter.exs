@@ -1,0 +1,3 @@
+[
+  inputs: ["{mix,.formatter}.exs", "mix/*.ex", "{lib,test,bench,scripts}/**/*.{ex,exs}"]
+]

@@ -1,0 +1,47 @@
+defmodule Backplane.AgentRuntime.InputSchema.Native do
+  @moduledoc false
+  # The NIF seam: one-line stubs replaced by the Rust functions of the same
+  # names when `priv/native/libinput_schema.so` loads. If it does not, each
+  # stub raises an error naming the library path and the loader's reason.
+
+  @on_load :load_nif
+
+  @doc false
+  def load_nif do
+    path = library_path()
+
+    case :erlang.load_nif(String.to_charlist(path), 0) do
+      :ok ->
+        :ok
+
+      {:error, reason} ->
+        :persistent_term.put({__MODULE__, :load_error}, {path, reason})
+        # Loading the module still succeeds, so callers see the stubs' clear
+        # error instead of `:undef`.
+        :ok
+    end
+  end
+
+  defp library_path do
+    priv =
+      case :code.priv_dir(:backplane_agent_runtime) do
+        {:error, _} -> Path.expand("../../../../priv", __DIR__)
+        dir -> List.to_string(dir)
+      end
+
+    Path.join([priv, "native", "libinput_schema"])
+  end
+
+  @doc false
+  def not_loaded do
+    {path, reason} =
+      :persistent_term.get({__MODULE__, :load_error}, {library_path(), :not_attempted})
+
+    {:nif_not_loaded, "InputSchema NIF library #{path}.so could not be loaded: #{inspect(reason)}"}
+  end
+
+  def validate_schema(_schema), do: :erlang.nif_error(not_loaded())
+  def validate(_schema, _arguments), do: :erlang.nif_error(not_loaded())
+  def compile(_schema), do: :erlang.nif_error(not_loaded())
+  def validate_compiled(_compiled, _arguments), do: :erlang.nif_error(not_loaded())
+end

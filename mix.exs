@@ -1,0 +1,30 @@
+Code.require_file("mix/cargo_compiler.ex", __DIR__)
+
+defmodule Backplane.AgentRuntime.MixProject do
+  use Mix.Project
+
+  def project do
+    [
+      app: :backplane_agent_runtime,
+      version: "0.1.0",
+      elixir: "~> 1.14",
+      start_permanent: Mix.env() == :prod,
+      compilers: [:input_schema_native | Mix.compilers()],
+      elixirc_paths: elixirc_paths(Mix.env()),
+      elixirc_options: [warnings_as_errors: true],
+      deps: [],
+      aliases: aliases()
+    ]
+  end
+
+  def application do
+    [extra_applications: [:logger]]
+  end
+
+  defp elixirc_paths(:test), do: ["lib", "test/support"]
+  defp elixirc_paths(_), do: ["lib"]
+
+  defp aliases do
+    []
+  end
+end

@@ -1,0 +1,204 @@
+//! Every error the component returns, typed until the boundary. Each kind
+//! knows its class and message; its details are read by `term.rs` (for the
+//! BEAM) or by tests. Messages are part of the contract: callers match them.
+
+use thiserror::Error;
+
+use crate::value::Datum;
+
+/// The error classes InputSchema returns (a subset of the runtime's classes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Validation,
+    UnsupportedCapability,
+    ExecutionFailure,
+}
+
+impl Class {
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Validation => "validation",
+            Class::UnsupportedCapability => "unsupported_capability",
+            Class::ExecutionFailure => "execution_failure",
+        }
+    }
+}
+
+/// A problem with the schema itself, found before any argument is read.
+/// `V` is the caller's value type, so details report terms as written.
+#[derive(Debug, Clone, Error)]
+pub enum SchemaError<V> {
+    #[error("tool schema must be a map")]
+    SchemaNotMap,
+    #[error("tool schema is required")]
+    SchemaRequired,
+    #[error("tool schema and arguments must be maps")]
+    NotMaps,
+    #[error("only object tool schemas are supported")]
+    RootNotObject,
+    #[error("property schema must be a map")]
+    SubschemaNotMap,
+    #[error("schema keyword is unsupported")]
+    UnsupportedKeyword(V),
+    #[error("schema {0} must be a string")]
+    AnnotationNotString(&'static str),
+    #[error("property schema type is unsupported")]
+    UnsupportedType(V),
+    #[error("schema type must be a supported type or non-empty unique list")]
+    MalformedType,
+    #[error("schema enum must be a list of JSON values")]
+    MalformedEnum,
+    #[error("schema const must be a JSON value")]
+    MalformedConst,
+    #[error("schema {0} must be a number")]
+    NotNumber(&'static str),
+    #[error("schema {0} must be a non-negative integer")]
+    NotCount(&'static str),
+    #[error("schema pattern must be a string")]
+    PatternNotString,
+    #[error("schema pattern exceeds the supported size")]
+    PatternTooLarge,
+    #[error("schema pattern uses unsupported syntax")]
+    PatternUnsupported,
+    #[error("schema pattern must be a valid regular expression")]
+    PatternInvalid,
+    #[error("schema properties must be a map")]
+    PropertiesNotMap,
+    #[error("schema property names must be strings or atoms")]
+    PropertyNameNotString,
+    #[error("schema required must be a list of property names")]
+    MalformedRequired,
+    #[error("schema additionalProperties must be a boolean or schema")]
+    MalformedAdditional,
+    #[error("schema items must be a schema map")]
+    MalformedItems,
+    #[error("schema not must be a schema map")]
+    MalformedNot,
+    #[error("schema oneOf must be a non-empty list")]
+    MalformedOneOf,
+    #[error("schema anyOf must be a non-empty list")]
+    MalformedAnyOf,
+    #[error("combining schema compositions is unsupported")]
+    CombinedCompositions,
+    #[error("tool schema nesting exceeds the supported depth")]
+    SchemaTooDeep,
+}
+
+impl<V> SchemaError<V> {
+    pub fn class(&self) -> Class {
+        match self {
+            SchemaError::SchemaRequired
+            | SchemaError::RootNotObject
+            | SchemaError::UnsupportedKeyword(_)
+            | SchemaError::UnsupportedType(_)
+            | SchemaError::CombinedCompositions => Class::UnsupportedCapability,
+            _ => Class::Validation,
+        }
+    }
+}
+
+/// A rendered argument path such as `$arguments.items[2].name`. Bytes, as a
+/// binary map key need not be UTF-8.
+pub type PathBytes = Vec<u8>;
+
+/// Why arguments were rejected. Built only on the failure path.
+#[derive(Debug, Clone, Error)]
+pub enum ArgumentError<V> {
+    #[error("tool argument has the wrong type")]
+    WrongType { path: PathBytes, expected: Datum },
+    #[error("tool argument is not an allowed enum value")]
+    NotInEnum { path: PathBytes },
+    #[error("tool argument is not the allowed constant value")]
+    NotConst { path: PathBytes },
+    #[error("tool argument is below the minimum")]
+    BelowMinimum { path: PathBytes, limit: Datum },
+    #[error("tool argument is above the maximum")]
+    AboveMaximum { path: PathBytes, limit: Datum },
+    #[error("tool argument is not above the exclusive minimum")]
+    NotAboveExclusiveMinimum { path: PathBytes, limit: Datum },
+    #[error("tool argument is not below the exclusive maximum")]
+    NotBelowExclusiveMaximum { path: PathBytes, limit: Datum },
+    #[error("tool argument is shorter than the minimum length")]
+    TooShort { path: PathBytes, limit: Datum },
+    #[error("tool argument is longer than the maximum length")]
+    TooLong { path: PathBytes, limit: Datum },
+    #[error("tool argument does not match the pattern")]
+    PatternMismatch { path: PathBytes },
+    #[error("schema pattern evaluation failed")]
+    PatternLimit { path: PathBytes },
+    #[error("tool argument has too few items")]
+    TooFewItems { path: PathBytes, limit: Datum },
+    #[error("tool argument has too many items")]
+    TooManyItems { path: PathBytes, limit: Datum },
+    #[error("required tool argument is missing")]
+    MissingRequired { path: PathBytes, property: Box<[u8]> },
+    #[error("additional tool argument is not allowed")]
+    AdditionalNotAllowed { path: PathBytes, key: V },
+    #[error("tool argument must match at least one anyOf branch")]
+    NoAnyOfMatch { path: PathBytes },
+    #[error("tool argument must match exactly one oneOf branch")]
+    NotExactlyOneOf { path: PathBytes },
+    #[error("tool argument must not match the negated schema")]
+    MatchesNot { path: PathBytes },
+    #[error("tool argument is not a proper list")]
+    ImproperList { path: PathBytes },
+    #[error("tool argument is not valid UTF-8")]
+    InvalidUtf8 { path: PathBytes },
+    #[error("tool argument must be a plain map")]
+    Struct { path: PathBytes },
+    #[error("tool argument keys must be strings")]
+    KeyNotString { path: PathBytes },
+    #[error("tool argument nesting exceeds the supported depth")]
+    TooDeep { path: PathBytes },
+}
+
+impl<V> ArgumentError<V> {
+    pub fn class(&self) -> Class {
+        match self {
+            ArgumentError::PatternLimit { .. } | ArgumentError::TooDeep { .. } => Class::ExecutionFailure,
+            _ => Class::Validation,
+        }
+    }
+
+    /// Aborting errors end the whole validation: inside `anyOf`, `oneOf` and
+    /// `not` they are never read as "this branch does not match".
+    pub fn is_aborting(&self) -> bool {
+        matches!(
+            self,
+            ArgumentError::PatternLimit { .. }
+                | ArgumentError::TooDeep { .. }
+                | ArgumentError::ImproperList { .. }
+                | ArgumentError::InvalidUtf8 { .. }
+                | ArgumentError::Struct { .. }
+                | ArgumentError::KeyNotString { .. }
+        )
+    }
+
+    pub fn path(&self) -> &[u8] {
+        match self {
+            ArgumentError::WrongType { path, .. }
+            | ArgumentError::NotInEnum { path }
+            | ArgumentError::NotConst { path }
+            | ArgumentError::BelowMinimum { path, .. }
+            | ArgumentError::AboveMaximum { path, .. }
+            | ArgumentError::NotAboveExclusiveMinimum { path, .. }
+            | ArgumentError::NotBelowExclusiveMaximum { path, .. }
+            | ArgumentError::TooShort { path, .. }
+            | ArgumentError::TooLong { path, .. }
+            | ArgumentError::PatternMismatch { path }
+            | ArgumentError::PatternLimit { path }
+            | ArgumentError::TooFewItems { path, .. }
+            | ArgumentError::TooManyItems { path, .. }
+            | ArgumentError::MissingRequired { path, .. }
+            | ArgumentError::AdditionalNotAllowed { path, .. }
+            | ArgumentError::NoAnyOfMatch { path }
+            | ArgumentError::NotExactlyOneOf { path }
+            | ArgumentError::MatchesNot { path }
+            | ArgumentError::ImproperList { path }
+            | ArgumentError::InvalidUtf8 { path }
+            | ArgumentError::Struct { path }
+            | ArgumentError::KeyNotString { path }
+            | ArgumentError::TooDeep { path } => path,
+        }
+    }
+}

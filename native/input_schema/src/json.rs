@@ -1,0 +1,111 @@
+//! `serde_json::Value` as a `Value`: the backend the Rust tests and
+//! benchmarks use, so the core runs without a BEAM. Object keys are strings,
+//! there are no atoms, improper lists or structs.
+
+use num_bigint::BigInt;
+use serde_json::Value as Json;
+
+use crate::value::{AtomId, Number, Shape, Value};
+
+/// A handle to a JSON value, or to an object key (a string).
+#[derive(Debug, Clone, Copy)]
+pub enum JsonRef<'a> {
+    Value(&'a Json),
+    Key(&'a str),
+}
+
+impl<'a> From<&'a Json> for JsonRef<'a> {
+    fn from(value: &'a Json) -> Self {
+        JsonRef::Value(value)
+    }
+}
+
+fn number(n: &serde_json::Number) -> Number {
+    if let Some(i) = n.as_i64() {
+        Number::Int(i)
+    } else if let Some(u) = n.as_u64() {
+        Number::from_big(BigInt::from(u))
+    } else {
+        Number::Float(n.as_f64().unwrap_or(0.0))
+    }
+}
+
+pub struct Items<'a>(std::slice::Iter<'a, Json>);
+
+impl<'a> Iterator for Items<'a> {
+    type Item = JsonRef<'a>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(JsonRef::Value)
+    }
+}
+
+pub struct Entries<'a>(Option<serde_json::map::Iter<'a>>);
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = (JsonRef<'a>, JsonRef<'a>);
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0
+            .as_mut()?
+            .next()
+            .map(|(k, v)| (JsonRef::Key(k.as_str()), JsonRef::Value(v)))
+    }
+}
+
+impl<'a> Value<'a> for JsonRef<'a> {
+    type Items = Items<'a>;
+    type Entries = Entries<'a>;
+
+    fn shape(self) -> Shape<'a> {
+        match self {
+            JsonRef::Key(k) => Shape::Binary(k.as_bytes()),
+            JsonRef::Value(v) => match v {
+                Json::Null => Shape::Nil,
+                Json::Bool(b) => Shape::Bool(*b),
+                Json::Number(n) => Shape::Number(number(n)),
+                Json::String(s) => Shape::Binary(s.as_bytes()),
+                Json::Array(_) => Shape::List,
+                Json::Object(_) => Shape::Map,
+            },
+        }
+    }
+
+    fn list_len(self) -> Option<usize> {
+        match self {
+            JsonRef::Value(Json::Array(a)) => Some(a.len()),
+            _ => None,
+        }
+    }
+
+    fn list_items(self) -> Items<'a> {
+        match self {
+            JsonRef::Value(Json::Array(a)) => Items(a.iter()),
+            _ => Items([].iter()),
+        }
+    }
+
+    fn map_entries(self) -> Entries<'a> {
+        match self {
+            JsonRef::Value(Json::Object(o)) => Entries(Some(o.iter())),
+            _ => Entries(None),
+        }
+    }
+
+    fn map_len(self) -> usize {
+        match self {
+            JsonRef::Value(Json::Object(o)) => o.len(),
+            _ => 0,
+        }
+    }
+
+    fn is_struct(self) -> bool {
+        false
+    }
+
+    fn atom_name(self) -> Option<String> {
+        None
+    }
+
+    fn atom_id(self) -> Option<AtomId> {
+        None
+    }
+}

@@ -1,0 +1,105 @@
+//! The NIF functions and the compiled-schema resource. Each function reads
+//! its terms, runs the core, and turns the outcome into the contract's
+//! return shape. A panic in the core comes back as an error, never a raise.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use rustler::types::atom;
+use rustler::{Encoder, Env, ResourceArc, Term};
+
+use crate::error::{Class, SchemaError};
+use crate::schema::{self, CompiledSchema};
+use crate::term::{argument_error, error_struct, schema_error};
+use crate::validate;
+use crate::value::{Shape, Value};
+
+/// A compiled schema held by the BEAM; immutable, shared between processes.
+pub struct CompiledResource {
+    pub schema: CompiledSchema,
+}
+
+#[rustler::resource_impl]
+impl rustler::Resource for CompiledResource {}
+
+/// The message of the error a panic turns into. A panic is a bug; the
+/// caller still gets a refusal, never `:ok`.
+const PANIC_MESSAGE: &str = "tool schema validation failed unexpectedly";
+
+fn guarded<'a>(env: Env<'a>, body: impl FnOnce() -> Term<'a>) -> Term<'a> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(term) => term,
+        Err(_) => error_tuple(
+            env,
+            error_struct(env, Class::ExecutionFailure, PANIC_MESSAGE, &[]),
+        ),
+    }
+}
+
+fn error_tuple<'a>(env: Env<'a>, error: Term<'a>) -> Term<'a> {
+    (atom::error(), error).encode(env)
+}
+
+fn schema_failure<'a>(env: Env<'a>, error: SchemaError<Term<'a>>) -> Term<'a> {
+    error_tuple(env, schema_error(env, &error))
+}
+
+fn is_map(term: Term<'_>) -> bool {
+    term.shape() == Shape::Map
+}
+
+/// Validates `arguments` (a map) against a compiled schema.
+fn check_arguments<'a>(env: Env<'a>, schema: &CompiledSchema, arguments: Term<'a>) -> Term<'a> {
+    match validate::validate(schema, arguments) {
+        Ok(()) => (atom::ok(), arguments).encode(env),
+        Err(error) => error_tuple(env, argument_error(env, &error)),
+    }
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
+    guarded(env, || match schema::compile(schema) {
+        Ok(_) => atom::ok().encode(env),
+        Err(error) => schema_failure(env, error),
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        if schema.shape() == Shape::Nil {
+            return schema_failure(env, SchemaError::SchemaRequired);
+        }
+        if !is_map(schema) || !is_map(arguments) {
+            return schema_failure(env, SchemaError::NotMaps);
+        }
+        match schema::compile(schema) {
+            Ok(compiled) => check_arguments(env, &compiled, arguments),
+            Err(error) => schema_failure(env, error),
+        }
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
+    guarded(env, || match schema::compile(schema) {
+        Ok(compiled) => (
+            atom::ok(),
+            ResourceArc::new(CompiledResource { schema: compiled }),
+        )
+            .encode(env),
+        Err(error) => schema_failure(env, error),
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn validate_compiled<'a>(env: Env<'a>, compiled: Term<'a>, arguments: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let Ok(resource) = compiled.decode::<ResourceArc<CompiledResource>>() else {
+            return schema_failure(env, SchemaError::NotMaps);
+        };
+        if !is_map(arguments) {
+            return schema_failure(env, SchemaError::NotMaps);
+        }
+        check_arguments(env, &resource.schema, arguments)
+    })
+}

@@ -1,0 +1,155 @@
+//! The one place that lists what the subset supports: a keyword name is
+//! supported exactly when `Keyword::from_name` knows it.
+
+/// A supported schema keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keyword {
+    Type,
+    Properties,
+    Required,
+    AdditionalProperties,
+    /// `additional_properties`, the spelling Elixir callers may use.
+    AdditionalPropertiesSnake,
+    Description,
+    Title,
+    Default,
+    Enum,
+    Const,
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+    MinLength,
+    MaxLength,
+    MinItems,
+    MaxItems,
+    Pattern,
+    Items,
+    OneOf,
+    AnyOf,
+    Not,
+    Format,
+    ContentEncoding,
+    Schema,
+    McpHeader,
+}
+
+/// Number of keywords, for per-schema slot tables.
+pub const KEYWORD_COUNT: usize = 27;
+
+impl Keyword {
+    pub fn from_name(name: &[u8]) -> Option<Keyword> {
+        Some(match name {
+            b"type" => Keyword::Type,
+            b"properties" => Keyword::Properties,
+            b"required" => Keyword::Required,
+            b"additionalProperties" => Keyword::AdditionalProperties,
+            b"additional_properties" => Keyword::AdditionalPropertiesSnake,
+            b"description" => Keyword::Description,
+            b"title" => Keyword::Title,
+            b"default" => Keyword::Default,
+            b"enum" => Keyword::Enum,
+            b"const" => Keyword::Const,
+            b"minimum" => Keyword::Minimum,
+            b"maximum" => Keyword::Maximum,
+            b"exclusiveMinimum" => Keyword::ExclusiveMinimum,
+            b"exclusiveMaximum" => Keyword::ExclusiveMaximum,
+            b"minLength" => Keyword::MinLength,
+            b"maxLength" => Keyword::MaxLength,
+            b"minItems" => Keyword::MinItems,
+            b"maxItems" => Keyword::MaxItems,
+            b"pattern" => Keyword::Pattern,
+            b"items" => Keyword::Items,
+            b"oneOf" => Keyword::OneOf,
+            b"anyOf" => Keyword::AnyOf,
+            b"not" => Keyword::Not,
+            b"format" => Keyword::Format,
+            b"contentEncoding" => Keyword::ContentEncoding,
+            b"$schema" => Keyword::Schema,
+            b"x-mcp-header" => Keyword::McpHeader,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Keyword::Type => "type",
+            Keyword::Properties => "properties",
+            Keyword::Required => "required",
+            Keyword::AdditionalProperties => "additionalProperties",
+            Keyword::AdditionalPropertiesSnake => "additional_properties",
+            Keyword::Description => "description",
+            Keyword::Title => "title",
+            Keyword::Default => "default",
+            Keyword::Enum => "enum",
+            Keyword::Const => "const",
+            Keyword::Minimum => "minimum",
+            Keyword::Maximum => "maximum",
+            Keyword::ExclusiveMinimum => "exclusiveMinimum",
+            Keyword::ExclusiveMaximum => "exclusiveMaximum",
+            Keyword::MinLength => "minLength",
+            Keyword::MaxLength => "maxLength",
+            Keyword::MinItems => "minItems",
+            Keyword::MaxItems => "maxItems",
+            Keyword::Pattern => "pattern",
+            Keyword::Items => "items",
+            Keyword::OneOf => "oneOf",
+            Keyword::AnyOf => "anyOf",
+            Keyword::Not => "not",
+            Keyword::Format => "format",
+            Keyword::ContentEncoding => "contentEncoding",
+            Keyword::Schema => "$schema",
+            Keyword::McpHeader => "x-mcp-header",
+        }
+    }
+
+    /// Annotations that must be strings, in the order they are checked.
+    pub const STRING_ANNOTATIONS: [Keyword; 6] = [
+        Keyword::Description,
+        Keyword::Title,
+        Keyword::Format,
+        Keyword::ContentEncoding,
+        Keyword::Schema,
+        Keyword::McpHeader,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The JSON types a schema's `type` can name, as bits of a set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypeSet(u8);
+
+impl TypeSet {
+    pub const OBJECT: TypeSet = TypeSet(1);
+    pub const ARRAY: TypeSet = TypeSet(2);
+    pub const STRING: TypeSet = TypeSet(4);
+    pub const INTEGER: TypeSet = TypeSet(8);
+    pub const NUMBER: TypeSet = TypeSet(16);
+    pub const BOOLEAN: TypeSet = TypeSet(32);
+    pub const NULL: TypeSet = TypeSet(64);
+    pub const EMPTY: TypeSet = TypeSet(0);
+
+    pub fn from_name(name: &[u8]) -> Option<TypeSet> {
+        Some(match name {
+            b"object" => TypeSet::OBJECT,
+            b"array" => TypeSet::ARRAY,
+            b"string" => TypeSet::STRING,
+            b"integer" => TypeSet::INTEGER,
+            b"number" => TypeSet::NUMBER,
+            b"boolean" => TypeSet::BOOLEAN,
+            b"null" => TypeSet::NULL,
+            _ => return None,
+        })
+    }
+
+    pub fn union(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 | other.0)
+    }
+
+    pub fn intersects(self, other: TypeSet) -> bool {
+        self.0 & other.0 != 0
+    }
+}

@@ -1,0 +1,546 @@
+//! Schema source -> compiled schema. Reads a schema through `Value`, applies
+//! every preflight check of the contract in its order, and produces an
+//! immutable tree (`Node`) that the validator walks. It knows nothing of the
+//! BEAM and nothing of arguments.
+
+mod keyword;
+
+use std::collections::HashMap;
+
+use crate::error::SchemaError;
+use crate::pattern::{Pattern, PatternError};
+use crate::value::{AtomId, Datum, DatumError, Number, Shape, Value};
+
+pub use keyword::{Keyword, TypeSet, KEYWORD_COUNT};
+
+/// Deepest schema accepted, counted in nested maps and lists of the schema
+/// term (a `properties` level costs two: the properties map and the property
+/// schema; `items` costs one). Real MCP tool schemas stay under 20; the bound
+/// keeps compilation's recursion far inside a dirty scheduler's stack.
+pub const MAX_SCHEMA_DEPTH: usize = 96;
+
+/// A count bound (`minLength`, `maxItems`, ...): the number as written, for
+/// error details, and its value, saturated for integers beyond `u64`.
+#[derive(Debug)]
+pub struct Count {
+    pub value: u64,
+    pub written: Number,
+}
+
+/// A `type` keyword: the set it allows and the term as written.
+#[derive(Debug)]
+pub struct Types {
+    pub set: TypeSet,
+    pub written: Datum,
+}
+
+/// What happens to keys not named in `properties`.
+#[derive(Debug)]
+pub enum Additional {
+    Allow,
+    Deny,
+    Schema(Box<Node>),
+}
+
+/// A property schema with everything its lookup needs.
+#[derive(Debug)]
+pub struct Property {
+    /// The name's string form (an atom by its name), as used in paths.
+    pub name: Box<[u8]>,
+    /// Set when the name was written as an atom.
+    pub atom: Option<AtomId>,
+    /// Index into the object's name slots.
+    pub slot: usize,
+    pub schema: Node,
+}
+
+/// A `required` name and its slot.
+#[derive(Debug)]
+pub struct Required {
+    pub name: Box<[u8]>,
+    pub slot: usize,
+}
+
+/// Object keywords of one schema, compiled for a single pass over the
+/// argument map: every distinct string form among property and required
+/// names has a slot, found by binary search in `names`.
+#[derive(Debug)]
+pub struct ObjectRules {
+    pub properties: Vec<Property>,
+    pub required: Vec<Required>,
+    /// (string form, slot, is a property name), sorted by string form.
+    pub names: Vec<(Box<[u8]>, usize, bool)>,
+    pub additional: Additional,
+}
+
+impl ObjectRules {
+    pub fn slot_count(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The slot of a string form, and whether a property carries that form.
+    pub fn find(&self, name: &[u8]) -> Option<(usize, bool)> {
+        self.names
+            .binary_search_by(|(n, _, _)| (**n).cmp(name))
+            .ok()
+            .and_then(|at| self.names.get(at))
+            .map(|(_, slot, is_property)| (*slot, *is_property))
+    }
+
+    /// The property written as this atom, if any.
+    pub fn find_atom(&self, atom: AtomId) -> Option<usize> {
+        self.properties.iter().position(|p| p.atom == Some(atom))
+    }
+
+    fn is_trivial(&self) -> bool {
+        self.properties.is_empty() && self.required.is_empty() && matches!(self.additional, Additional::Allow)
+    }
+}
+
+/// A compiled (sub)schema.
+#[derive(Debug, Default)]
+pub struct Node {
+    pub types: Option<Types>,
+    pub choices: Option<Vec<Datum>>,
+    pub constant: Option<Datum>,
+    pub minimum: Option<Number>,
+    pub maximum: Option<Number>,
+    pub exclusive_minimum: Option<Number>,
+    pub exclusive_maximum: Option<Number>,
+    pub min_length: Option<Count>,
+    pub max_length: Option<Count>,
+    pub pattern: Option<Pattern>,
+    pub min_items: Option<Count>,
+    pub max_items: Option<Count>,
+    pub items: Option<Box<Node>>,
+    pub object: Option<Box<ObjectRules>>,
+    pub any_of: Vec<Node>,
+    pub one_of: Vec<Node>,
+    pub not: Option<Box<Node>>,
+    /// The array step applies to lists (an array keyword or `type` names array).
+    pub checks_arrays: bool,
+    /// The object step applies to maps (an object keyword or `type` names object).
+    pub checks_objects: bool,
+    pub checks_numbers: bool,
+    pub checks_lengths: bool,
+}
+
+impl Node {
+    pub fn allows(&self, types: TypeSet) -> bool {
+        self.types.as_ref().is_none_or(|t| t.set.intersects(types))
+    }
+}
+
+/// A whole tool schema, compiled.
+#[derive(Debug)]
+pub struct CompiledSchema {
+    pub root: Node,
+}
+
+type Slots<V> = [Option<(V, bool)>; KEYWORD_COUNT];
+
+/// Checks a tool schema (a map) and compiles it. The root must be an object
+/// schema; then it is checked like every subschema.
+pub fn compile<'a, V: Value<'a>>(schema: V) -> Result<CompiledSchema, SchemaError<V>> {
+    if schema.shape() != Shape::Map {
+        return Err(SchemaError::SchemaNotMap);
+    }
+    let slots = keyword_slots(schema)?;
+    if let Some(type_value) = get(&slots, Keyword::Type) {
+        if !is_object_root_type(type_value) {
+            return Err(SchemaError::RootNotObject);
+        }
+    }
+    let mut root = compile_slots(&slots, 1)?;
+    root.checks_objects = true;
+    Ok(CompiledSchema { root })
+}
+
+/// Absent, `"object"`, `:object`, `["object"]` or `[:object]`.
+fn is_object_root_type<'a, V: Value<'a>>(value: V) -> bool {
+    let is_object = |v: V| type_name(v).as_deref() == Some(b"object".as_slice());
+    match value.shape() {
+        Shape::List => value.list_len() == Some(1) && value.list_items().all(is_object),
+        _ => is_object(value),
+    }
+}
+
+/// A type name written as an atom or a binary.
+fn type_name<'a, V: Value<'a>>(value: V) -> Option<Vec<u8>> {
+    match value.shape() {
+        Shape::Binary(bytes) => Some(bytes.to_vec()),
+        Shape::Atom | Shape::Nil | Shape::Bool(_) => value.atom_name().map(String::into_bytes),
+        _ => None,
+    }
+}
+
+/// Reads a schema map's keys into keyword slots (atom form wins over string
+/// form), or reports the first unsupported key in the map's own order.
+fn keyword_slots<'a, V: Value<'a>>(schema: V) -> Result<Slots<V>, SchemaError<V>> {
+    let mut slots: Slots<V> = [None; KEYWORD_COUNT];
+    for (key, value) in schema.map_entries() {
+        let (keyword, is_atom) = match key.shape() {
+            Shape::Binary(name) => (Keyword::from_name(name), false),
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => (
+                key.atom_name().and_then(|n| Keyword::from_name(n.as_bytes())),
+                true,
+            ),
+            _ => (None, false),
+        };
+        let Some(keyword) = keyword else {
+            return Err(SchemaError::UnsupportedKeyword(key));
+        };
+        if let Some(slot) = slots.get_mut(keyword.index()) {
+            match slot {
+                Some((_, true)) if !is_atom => {}
+                _ => *slot = Some((value, is_atom)),
+            }
+        }
+    }
+    Ok(slots)
+}
+
+fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize) -> Result<Node, SchemaError<V>> {
+    if depth > MAX_SCHEMA_DEPTH {
+        return Err(SchemaError::SchemaTooDeep);
+    }
+    let slots = keyword_slots(schema)?;
+    compile_slots(&slots, depth)
+}
+
+/// A subschema that must be a map, with the message of its position.
+fn compile_subschema<'a, V: Value<'a>>(
+    schema: V,
+    depth: usize,
+    not_a_map: SchemaError<V>,
+) -> Result<Node, SchemaError<V>> {
+    if schema.shape() != Shape::Map {
+        return Err(not_a_map);
+    }
+    compile_node(schema, depth)
+}
+
+fn get<V: Copy>(slots: &Slots<V>, keyword: Keyword) -> Option<V> {
+    slots
+        .get(keyword.index())
+        .copied()
+        .flatten()
+        .map(|(value, _)| value)
+}
+
+fn number<'a, V: Value<'a>>(slots: &Slots<V>, keyword: Keyword) -> Result<Option<Number>, SchemaError<V>> {
+    match get(slots, keyword).map(|v| v.shape()) {
+        None => Ok(None),
+        Some(Shape::Number(n)) => Ok(Some(n)),
+        Some(_) => Err(SchemaError::NotNumber(keyword.name())),
+    }
+}
+
+fn count<'a, V: Value<'a>>(slots: &Slots<V>, keyword: Keyword) -> Result<Option<Count>, SchemaError<V>> {
+    match get(slots, keyword).map(|v| v.shape()) {
+        None => Ok(None),
+        Some(Shape::Number(n)) => match n.as_count() {
+            Some(value) if !matches!(n, Number::Float(_)) => Ok(Some(Count { value, written: n })),
+            _ => Err(SchemaError::NotCount(keyword.name())),
+        },
+        Some(_) => Err(SchemaError::NotCount(keyword.name())),
+    }
+}
+
+/// A non-empty proper list, for `oneOf`/`anyOf`/`type`.
+fn non_empty_list<'a, V: Value<'a>>(value: V) -> bool {
+    value.shape() == Shape::List && value.list_len().is_some_and(|n| n > 0)
+}
+
+fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Node, SchemaError<V>> {
+    let mut node = Node::default();
+
+    for keyword in Keyword::STRING_ANNOTATIONS {
+        if let Some(value) = get(slots, keyword) {
+            if !matches!(value.shape(), Shape::Binary(_)) {
+                return Err(SchemaError::AnnotationNotString(keyword.name()));
+            }
+        }
+    }
+
+    if let Some(value) = get(slots, Keyword::Type) {
+        node.types = Some(compile_type(value)?);
+    }
+
+    if let Some(value) = get(slots, Keyword::Enum) {
+        if value.shape() != Shape::List || value.list_len().is_none() {
+            return Err(SchemaError::MalformedEnum);
+        }
+        let mut choices = Vec::new();
+        for choice in value.list_items() {
+            choices.push(json_datum(choice, depth + 1, SchemaError::MalformedEnum)?);
+        }
+        node.choices = Some(choices);
+    }
+    if let Some(value) = get(slots, Keyword::Const) {
+        node.constant = Some(json_datum(value, depth, SchemaError::MalformedConst)?);
+    }
+
+    node.minimum = number(slots, Keyword::Minimum)?;
+    node.maximum = number(slots, Keyword::Maximum)?;
+    node.exclusive_minimum = number(slots, Keyword::ExclusiveMinimum)?;
+    node.exclusive_maximum = number(slots, Keyword::ExclusiveMaximum)?;
+
+    node.min_length = count(slots, Keyword::MinLength)?;
+    node.max_length = count(slots, Keyword::MaxLength)?;
+    node.min_items = count(slots, Keyword::MinItems)?;
+    node.max_items = count(slots, Keyword::MaxItems)?;
+
+    if let Some(value) = get(slots, Keyword::Pattern) {
+        let Shape::Binary(source) = value.shape() else {
+            return Err(SchemaError::PatternNotString);
+        };
+        node.pattern = Some(Pattern::compile(source).map_err(|e| match e {
+            PatternError::TooLarge => SchemaError::PatternTooLarge,
+            PatternError::Unsupported => SchemaError::PatternUnsupported,
+            PatternError::Invalid => SchemaError::PatternInvalid,
+        })?);
+    }
+
+    let properties = match get(slots, Keyword::Properties) {
+        None => Vec::new(),
+        Some(value) => compile_properties(value, depth)?,
+    };
+
+    let required = match get(slots, Keyword::Required) {
+        None => Vec::new(),
+        Some(value) => {
+            if value.shape() != Shape::List || value.list_len().is_none() {
+                return Err(SchemaError::MalformedRequired);
+            }
+            let mut names = Vec::new();
+            for name in value.list_items() {
+                let Shape::Binary(name) = name.shape() else {
+                    return Err(SchemaError::MalformedRequired);
+                };
+                names.push(Box::<[u8]>::from(name));
+            }
+            names
+        }
+    };
+
+    // `additional_properties` only when neither form of the camelCase one is there.
+    let additional_value =
+        get(slots, Keyword::AdditionalProperties).or_else(|| get(slots, Keyword::AdditionalPropertiesSnake));
+    let additional = match additional_value {
+        None => Additional::Allow,
+        Some(value) => match value.shape() {
+            Shape::Bool(true) => Additional::Allow,
+            Shape::Bool(false) => Additional::Deny,
+            Shape::Map => Additional::Schema(Box::new(compile_node(value, depth + 1)?)),
+            _ => return Err(SchemaError::MalformedAdditional),
+        },
+    };
+    let has_object_keywords = get(slots, Keyword::Properties).is_some()
+        || get(slots, Keyword::Required).is_some()
+        || additional_value.is_some();
+    let object = object_rules(properties, required, additional);
+    if !object.is_trivial() {
+        node.object = Some(Box::new(object));
+    }
+
+    if let Some(value) = get(slots, Keyword::Items) {
+        node.items = Some(Box::new(compile_subschema(
+            value,
+            depth + 1,
+            SchemaError::MalformedItems,
+        )?));
+    }
+    if let Some(value) = get(slots, Keyword::Not) {
+        node.not = Some(Box::new(compile_subschema(
+            value,
+            depth + 1,
+            SchemaError::MalformedNot,
+        )?));
+    }
+    if let Some(value) = get(slots, Keyword::OneOf) {
+        node.one_of = compile_branches(value, depth, SchemaError::MalformedOneOf)?;
+    }
+    if let Some(value) = get(slots, Keyword::AnyOf) {
+        node.any_of = compile_branches(value, depth, SchemaError::MalformedAnyOf)?;
+    }
+    if !node.one_of.is_empty() && !node.any_of.is_empty() {
+        return Err(SchemaError::CombinedCompositions);
+    }
+
+    node.checks_arrays = node.min_items.is_some()
+        || node.max_items.is_some()
+        || node.items.is_some()
+        || node.names_type(TypeSet::ARRAY);
+    node.checks_objects = has_object_keywords || node.names_type(TypeSet::OBJECT);
+    node.checks_numbers = node.minimum.is_some()
+        || node.maximum.is_some()
+        || node.exclusive_minimum.is_some()
+        || node.exclusive_maximum.is_some();
+    node.checks_lengths = node.min_length.is_some() || node.max_length.is_some();
+    Ok(node)
+}
+
+impl Node {
+    /// Whether `type` is present and names one of `types`.
+    fn names_type(&self, types: TypeSet) -> bool {
+        self.types.as_ref().is_some_and(|t| t.set.intersects(types))
+    }
+}
+
+fn json_datum<'a, V: Value<'a>>(
+    value: V,
+    depth: usize,
+    malformed: SchemaError<V>,
+) -> Result<Datum, SchemaError<V>> {
+    let depth_left = MAX_SCHEMA_DEPTH.saturating_sub(depth);
+    Datum::from_json_value(value, depth_left).map_err(|e| match e {
+        DatumError::NotJson => malformed,
+        DatumError::TooDeep => SchemaError::SchemaTooDeep,
+    })
+}
+
+fn compile_type<'a, V: Value<'a>>(value: V) -> Result<Types, SchemaError<V>> {
+    match value.shape() {
+        Shape::Binary(_) | Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+            let name = type_name(value).unwrap_or_default();
+            let set = TypeSet::from_name(&name).ok_or(SchemaError::UnsupportedType(value))?;
+            Ok(Types {
+                set,
+                written: written_name(value, name),
+            })
+        }
+        Shape::List if non_empty_list(value) => {
+            let mut set = TypeSet::EMPTY;
+            let mut written = Vec::new();
+            for item in value.list_items() {
+                let name = match item.shape() {
+                    Shape::Binary(_) | Shape::Atom | Shape::Nil | Shape::Bool(_) => type_name(item),
+                    _ => None,
+                };
+                let Some(name) = name else {
+                    return Err(SchemaError::MalformedType);
+                };
+                let one = TypeSet::from_name(&name).ok_or(SchemaError::MalformedType)?;
+                if set.intersects(one) {
+                    return Err(SchemaError::MalformedType);
+                }
+                set = set.union(one);
+                written.push(written_name(item, name));
+            }
+            Ok(Types {
+                set,
+                written: Datum::List(written),
+            })
+        }
+        _ => Err(SchemaError::MalformedType),
+    }
+}
+
+/// A type name as written: a binary stays a binary, an atom an atom.
+fn written_name<'a, V: Value<'a>>(value: V, name: Vec<u8>) -> Datum {
+    match value.shape() {
+        Shape::Binary(_) => Datum::Binary(name.into()),
+        _ => Datum::Atom(String::from_utf8_lossy(&name).into()),
+    }
+}
+
+/// A property before slots are assigned: string form, atom identity, schema.
+type PropertySource = (Box<[u8]>, Option<AtomId>, Node);
+
+fn compile_properties<'a, V: Value<'a>>(
+    value: V,
+    depth: usize,
+) -> Result<Vec<PropertySource>, SchemaError<V>> {
+    if value.shape() != Shape::Map {
+        return Err(SchemaError::PropertiesNotMap);
+    }
+    let mut names = Vec::with_capacity(value.map_len());
+    for (key, _) in value.map_entries() {
+        let name = match key.shape() {
+            Shape::Binary(name) => (Box::<[u8]>::from(name), None),
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => match (key.atom_name(), key.atom_id()) {
+                (Some(name), id) => (name.into_bytes().into_boxed_slice(), id),
+                _ => return Err(SchemaError::PropertyNameNotString),
+            },
+            _ => return Err(SchemaError::PropertyNameNotString),
+        };
+        names.push(name);
+    }
+    let mut properties = Vec::with_capacity(names.len());
+    for ((name, atom), (_, schema)) in names.into_iter().zip(value.map_entries()) {
+        let node = compile_subschema(schema, depth + 2, SchemaError::SubschemaNotMap)?;
+        properties.push((name, atom, node));
+    }
+    Ok(properties)
+}
+
+fn compile_branches<'a, V: Value<'a>>(
+    value: V,
+    depth: usize,
+    malformed: SchemaError<V>,
+) -> Result<Vec<Node>, SchemaError<V>> {
+    if !non_empty_list(value) {
+        return Err(malformed);
+    }
+    let mut branches = Vec::new();
+    for branch in value.list_items() {
+        branches.push(compile_subschema(
+            branch,
+            depth + 2,
+            SchemaError::SubschemaNotMap,
+        )?);
+    }
+    Ok(branches)
+}
+
+/// Gives every distinct string form among property and required names a slot.
+fn object_rules(
+    properties: Vec<PropertySource>,
+    required: Vec<Box<[u8]>>,
+    additional: Additional,
+) -> ObjectRules {
+    let mut names: Vec<(Box<[u8]>, usize, bool)> = Vec::new();
+    let mut slots: HashMap<Box<[u8]>, usize> = HashMap::new();
+    let mut slot_of = |name: &[u8], is_property: bool, names: &mut Vec<(Box<[u8]>, usize, bool)>| {
+        if let Some(&slot) = slots.get(name) {
+            if let Some(entry) = names.get_mut(slot) {
+                entry.2 |= is_property;
+            }
+            return slot;
+        }
+        let slot = names.len();
+        names.push((name.into(), slot, is_property));
+        slots.insert(name.into(), slot);
+        slot
+    };
+    let properties: Vec<Property> = properties
+        .into_iter()
+        .map(|(name, atom, schema)| {
+            let slot = slot_of(&name, true, &mut names);
+            Property {
+                name,
+                atom,
+                slot,
+                schema,
+            }
+        })
+        .collect();
+    let required = required
+        .into_iter()
+        .map(|name| {
+            let slot = slot_of(&name, false, &mut names);
+            Required { name, slot }
+        })
+        .collect();
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    ObjectRules {
+        properties,
+        required,
+        names,
+        additional,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,244 @@
+//! BEAM terms as `Value`s, and errors as `%Backplane.AgentRuntime.Error{}`
+//! terms. With `nif.rs`, the only module that reads or builds terms.
+
+use rustler::types::atom::{self, Atom};
+use rustler::types::map::MapIterator;
+use rustler::{BigInt, Binary, Encoder, Env, NewBinary, Term, TermType};
+
+use crate::error::{ArgumentError, Class, SchemaError};
+use crate::value::{AtomId, Datum, Number, Shape, Value};
+
+mod keys {
+    rustler::atoms! {
+        __struct__,
+        class,
+        message,
+        details,
+        cause,
+        path,
+        keyword,
+        property,
+        reason,
+        match_limit,
+        validation,
+        unsupported_capability,
+        execution_failure,
+        minimum,
+        maximum,
+        exclusive_minimum = "exclusiveMinimum",
+        exclusive_maximum = "exclusiveMaximum",
+        min_length = "minLength",
+        max_length = "maxLength",
+        min_items = "minItems",
+        max_items = "maxItems",
+        error_module = "Elixir.Backplane.AgentRuntime.Error",
+        // `type` is a Rust keyword.
+        type_ = "type",
+    }
+}
+
+pub struct Items<'a> {
+    rest: Term<'a>,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = Term<'a>;
+    fn next(&mut self) -> Option<Term<'a>> {
+        let (head, tail) = self.rest.list_get_cell().ok()?;
+        self.rest = tail;
+        Some(head)
+    }
+}
+
+pub struct Entries<'a>(Option<MapIterator<'a>>);
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = (Term<'a>, Term<'a>);
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.as_mut()?.next()
+    }
+}
+
+fn same_atom(term: Term<'_>, atom: Atom) -> bool {
+    term.as_c_arg() == atom.as_c_arg()
+}
+
+impl<'a> Value<'a> for Term<'a> {
+    type Items = Items<'a>;
+    type Entries = Entries<'a>;
+
+    fn shape(self) -> Shape<'a> {
+        match self.get_type() {
+            TermType::Atom => {
+                if same_atom(self, atom::nil()) {
+                    Shape::Nil
+                } else if same_atom(self, atom::true_()) {
+                    Shape::Bool(true)
+                } else if same_atom(self, atom::false_()) {
+                    Shape::Bool(false)
+                } else {
+                    Shape::Atom
+                }
+            }
+            TermType::Binary => match Binary::from_term(self) {
+                Ok(binary) => Shape::Binary(binary.as_slice()),
+                // A bitstring whose size is not a whole number of bytes.
+                Err(_) => Shape::Other,
+            },
+            TermType::Integer => match self.decode::<i64>() {
+                Ok(n) => Shape::Number(Number::Int(n)),
+                Err(_) => match self.decode::<BigInt>() {
+                    Ok(n) => Shape::Number(Number::from_big(n)),
+                    Err(_) => Shape::Other,
+                },
+            },
+            TermType::Float => match self.decode::<f64>() {
+                Ok(f) => Shape::Number(Number::Float(f)),
+                Err(_) => Shape::Other,
+            },
+            TermType::List => Shape::List,
+            TermType::Map => Shape::Map,
+            _ => Shape::Other,
+        }
+    }
+
+    fn list_len(self) -> Option<usize> {
+        self.list_length().ok()
+    }
+
+    fn list_items(self) -> Items<'a> {
+        Items { rest: self }
+    }
+
+    fn map_entries(self) -> Entries<'a> {
+        Entries(MapIterator::new(self))
+    }
+
+    fn map_len(self) -> usize {
+        self.map_size().unwrap_or(0)
+    }
+
+    fn is_struct(self) -> bool {
+        self.map_get(keys::__struct__()).is_ok()
+    }
+
+    fn atom_name(self) -> Option<String> {
+        self.atom_to_string().ok()
+    }
+
+    fn atom_id(self) -> Option<AtomId> {
+        if self.get_type() != TermType::Atom {
+            return None;
+        }
+        // SAFETY: `ErlNifTerm` is `repr(transparent)` over `size_t`; an atom's
+        // term word is the same in every environment for the VM's lifetime.
+        let word: usize = unsafe { std::mem::transmute(self.as_c_arg()) };
+        Some(AtomId(word))
+    }
+}
+
+fn binary<'a>(env: Env<'a>, bytes: &[u8]) -> Term<'a> {
+    let mut out = NewBinary::new(env, bytes.len());
+    out.as_mut_slice().copy_from_slice(bytes);
+    out.into()
+}
+
+fn number<'a>(env: Env<'a>, n: &Number) -> Term<'a> {
+    match n {
+        Number::Int(i) => i.encode(env),
+        Number::Big(b) => b.encode(env),
+        Number::Float(f) => f.encode(env),
+    }
+}
+
+/// A datum as the term it was read from.
+pub fn datum<'a>(env: Env<'a>, value: &Datum) -> Term<'a> {
+    match value {
+        Datum::Nil => atom::nil().encode(env),
+        Datum::Bool(b) => b.encode(env),
+        Datum::Atom(name) => match Atom::from_str(env, name) {
+            Ok(a) => a.encode(env),
+            Err(_) => binary(env, name.as_bytes()),
+        },
+        Datum::Number(n) => number(env, n),
+        Datum::Binary(bytes) => binary(env, bytes),
+        Datum::List(items) => items
+            .iter()
+            .map(|d| datum(env, d))
+            .collect::<Vec<_>>()
+            .encode(env),
+        Datum::Map(entries) => {
+            let keys: Vec<Term<'a>> = entries.iter().map(|(k, _)| binary(env, k)).collect();
+            let values: Vec<Term<'a>> = entries.iter().map(|(_, v)| datum(env, v)).collect();
+            Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
+        }
+    }
+}
+
+fn class_atom(class: Class) -> Atom {
+    match class {
+        Class::Validation => keys::validation(),
+        Class::UnsupportedCapability => keys::unsupported_capability(),
+        Class::ExecutionFailure => keys::execution_failure(),
+    }
+}
+
+/// Builds `%Backplane.AgentRuntime.Error{class, message, details, cause: nil}`.
+pub fn error_struct<'a>(env: Env<'a>, class: Class, message: &str, details: &[(Atom, Term<'a>)]) -> Term<'a> {
+    let detail_keys: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
+    let detail_values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
+    let details =
+        Term::map_from_term_arrays(env, &detail_keys, &detail_values).unwrap_or_else(|_| Term::map_new(env));
+    let keys = [
+        keys::__struct__().encode(env),
+        keys::class().encode(env),
+        keys::message().encode(env),
+        keys::details().encode(env),
+        keys::cause().encode(env),
+    ];
+    let values = [
+        keys::error_module().encode(env),
+        class_atom(class).encode(env),
+        binary(env, message.as_bytes()),
+        details,
+        atom::nil().encode(env),
+    ];
+    Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
+}
+
+pub fn schema_error<'a>(env: Env<'a>, error: &SchemaError<Term<'a>>) -> Term<'a> {
+    let message = error.to_string();
+    let details: Vec<(Atom, Term<'a>)> = match error {
+        SchemaError::UnsupportedKeyword(key) => vec![(keys::keyword(), *key)],
+        SchemaError::UnsupportedType(value) => vec![(keys::type_(), *value)],
+        _ => Vec::new(),
+    };
+    error_struct(env, error.class(), &message, &details)
+}
+
+pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<Term<'a>>) -> Term<'a> {
+    let message = error.to_string();
+    let mut details: Vec<(Atom, Term<'a>)> = vec![(keys::path(), binary(env, error.path()))];
+    match error {
+        ArgumentError::WrongType { expected, .. } => details.push((keys::type_(), datum(env, expected))),
+        ArgumentError::BelowMinimum { limit, .. } => details.push((keys::minimum(), datum(env, limit))),
+        ArgumentError::AboveMaximum { limit, .. } => details.push((keys::maximum(), datum(env, limit))),
+        ArgumentError::NotAboveExclusiveMinimum { limit, .. } => {
+            details.push((keys::exclusive_minimum(), datum(env, limit)))
+        }
+        ArgumentError::NotBelowExclusiveMaximum { limit, .. } => {
+            details.push((keys::exclusive_maximum(), datum(env, limit)))
+        }
+        ArgumentError::TooShort { limit, .. } => details.push((keys::min_length(), datum(env, limit))),
+        ArgumentError::TooLong { limit, .. } => details.push((keys::max_length(), datum(env, limit))),
+        ArgumentError::TooFewItems { limit, .. } => details.push((keys::min_items(), datum(env, limit))),
+        ArgumentError::TooManyItems { limit, .. } => details.push((keys::max_items(), datum(env, limit))),
+        ArgumentError::MissingRequired { property, .. } => {
+            details.push((keys::property(), binary(env, property)))
+        }
+        ArgumentError::AdditionalNotAllowed { key, .. } => details.push((keys::property(), *key)),
+        ArgumentError::PatternLimit { .. } => details.push((keys::reason(), keys::match_limit().encode(env))),
+        _ => {}
+    }
+    error_struct(env, error.class(), &message, &details)
+}

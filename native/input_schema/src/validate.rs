@@ -1,0 +1,471 @@
+//! Compiled schema + arguments -> accepted, or the first failure. Walks the
+//! argument value in place (through `Value`) in the contract's check order.
+//! Paths and error details are built only when a check fails, and
+//! composition branches are asked "does it match?" without building errors.
+
+use std::cmp::Ordering;
+
+use crate::error::ArgumentError;
+use crate::schema::{Additional, CompiledSchema, Node, ObjectRules, TypeSet};
+use crate::value::{equals, Datum, Number, Shape, Value};
+
+/// Deepest argument value the validator descends to (the root arguments map
+/// is level 0). Tool calls nest a handful of levels; the bound keeps the
+/// walk's recursion far inside a dirty scheduler's stack.
+pub const MAX_ARGUMENT_DEPTH: usize = 64;
+
+/// Where a value sits in the arguments; rendered only for an error.
+#[derive(Clone, Copy)]
+enum Segment<'p, V> {
+    Root,
+    Property(&'p [u8]),
+    Index(usize),
+    /// A key of the argument map (binary, atom or integer).
+    Key(V),
+}
+
+#[derive(Clone, Copy)]
+struct Path<'p, V> {
+    parent: Option<&'p Path<'p, V>>,
+    segment: Segment<'p, V>,
+}
+
+impl<'p, 'a, V: Value<'a>> Path<'p, V> {
+    fn child(&'p self, segment: Segment<'p, V>) -> Path<'p, V> {
+        Path {
+            parent: Some(self),
+            segment,
+        }
+    }
+
+    /// `$arguments.items[2].name`.
+    fn render(&self) -> Vec<u8> {
+        let mut segments = Vec::new();
+        let mut at = Some(self);
+        while let Some(path) = at {
+            segments.push(path.segment);
+            at = path.parent;
+        }
+        let mut out = Vec::with_capacity(16 * segments.len());
+        for segment in segments.iter().rev() {
+            match segment {
+                Segment::Root => out.extend_from_slice(b"$arguments"),
+                Segment::Property(name) => {
+                    out.push(b'.');
+                    out.extend_from_slice(name);
+                }
+                Segment::Index(index) => {
+                    out.push(b'[');
+                    out.extend_from_slice(index.to_string().as_bytes());
+                    out.push(b']');
+                }
+                Segment::Key(key) => {
+                    out.push(b'.');
+                    match key.shape() {
+                        Shape::Binary(bytes) => out.extend_from_slice(bytes),
+                        Shape::Number(Number::Int(n)) => out.extend_from_slice(n.to_string().as_bytes()),
+                        Shape::Number(Number::Big(n)) => out.extend_from_slice(n.to_string().as_bytes()),
+                        _ => out.extend_from_slice(key.atom_name().unwrap_or_default().as_bytes()),
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Why a check did not pass.
+enum Failure<V> {
+    /// A branch probe found a `:validation` failure; nothing was built.
+    Mismatch,
+    Error(Box<ArgumentError<V>>),
+}
+
+type Check<V> = Result<(), Failure<V>>;
+
+/// Validates arguments (already known to be a map) against a compiled schema.
+pub fn validate<'a, V: Value<'a>>(schema: &CompiledSchema, arguments: V) -> Result<(), ArgumentError<V>> {
+    let root = Path {
+        parent: None,
+        segment: Segment::Root,
+    };
+    match (Walk { probe: false }).check(&schema.root, arguments, &root, 0) {
+        Ok(()) => Ok(()),
+        Err(Failure::Error(error)) => Err(*error),
+        // A full walk reports every failure as an error; should that ever
+        // not hold, refuse the arguments rather than accept them.
+        Err(Failure::Mismatch) => Err(ArgumentError::NoAnyOfMatch { path: root.render() }),
+    }
+}
+
+/// One walk over the arguments: a full walk builds errors, a probe (inside
+/// `anyOf`, `oneOf`, `not`) only reports whether the value matches.
+#[derive(Clone, Copy)]
+struct Walk {
+    probe: bool,
+}
+
+/// The type of a value, as a `TypeSet` bit.
+fn type_of(shape: &Shape<'_>) -> TypeSet {
+    match shape {
+        Shape::Map => TypeSet::OBJECT,
+        Shape::List => TypeSet::ARRAY,
+        Shape::Binary(_) => TypeSet::STRING,
+        Shape::Number(Number::Float(_)) => TypeSet::NUMBER,
+        Shape::Number(_) => TypeSet::INTEGER.union(TypeSet::NUMBER),
+        Shape::Bool(_) => TypeSet::BOOLEAN,
+        Shape::Nil => TypeSet::NULL,
+        Shape::Atom | Shape::Other => TypeSet::EMPTY,
+    }
+}
+
+fn number_datum(n: &Number) -> Datum {
+    Datum::Number(n.clone())
+}
+
+impl Walk {
+    /// A `:validation` failure: built in a full walk, a bare mismatch in a probe.
+    fn fail<V>(self, error: impl FnOnce() -> ArgumentError<V>) -> Failure<V> {
+        if self.probe {
+            Failure::Mismatch
+        } else {
+            Failure::Error(Box::new(error()))
+        }
+    }
+
+    /// An aborting failure: always built, it ends the whole validation.
+    fn abort<V>(error: ArgumentError<V>) -> Failure<V> {
+        Failure::Error(Box::new(error))
+    }
+
+    fn check<'a, V: Value<'a>>(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        if depth > MAX_ARGUMENT_DEPTH {
+            return Err(Self::abort(ArgumentError::TooDeep { path: path.render() }));
+        }
+        let shape = value.shape();
+
+        if let Some(types) = &node.types {
+            if !types.set.intersects(type_of(&shape)) {
+                return Err(self.fail(|| ArgumentError::WrongType {
+                    path: path.render(),
+                    expected: types.written.clone(),
+                }));
+            }
+        }
+        if let Some(choices) = &node.choices {
+            if !choices.iter().any(|choice| equals(value, choice)) {
+                return Err(self.fail(|| ArgumentError::NotInEnum { path: path.render() }));
+            }
+        }
+        if let Some(constant) = &node.constant {
+            if !equals(value, constant) {
+                return Err(self.fail(|| ArgumentError::NotConst { path: path.render() }));
+            }
+        }
+
+        match shape {
+            Shape::Number(n) if node.checks_numbers => self.check_number(node, &n, path)?,
+            Shape::Binary(bytes) => self.check_string(node, bytes, path)?,
+            Shape::List if node.checks_arrays => self.check_array(node, value, path, depth)?,
+            Shape::Map if node.checks_objects => {
+                if value.is_struct() {
+                    return Err(Self::abort(ArgumentError::Struct { path: path.render() }));
+                }
+                if let Some(rules) = &node.object {
+                    self.check_object(rules, value, path, depth)?;
+                }
+            }
+            _ => {}
+        }
+
+        if !node.any_of.is_empty() {
+            let mut matched = false;
+            for branch in &node.any_of {
+                if Walk::probe_branch(branch, value, path, depth)? {
+                    matched = true;
+                    break;
+                }
+            }
+            if !matched {
+                return Err(self.fail(|| ArgumentError::NoAnyOfMatch { path: path.render() }));
+            }
+        }
+        if !node.one_of.is_empty() {
+            let mut matches = 0;
+            for branch in &node.one_of {
+                if Walk::probe_branch(branch, value, path, depth)? {
+                    matches += 1;
+                    if matches > 1 {
+                        break;
+                    }
+                }
+            }
+            if matches != 1 {
+                return Err(self.fail(|| ArgumentError::NotExactlyOneOf { path: path.render() }));
+            }
+        }
+        if let Some(negated) = &node.not {
+            if Walk::probe_branch(negated, value, path, depth)? {
+                return Err(self.fail(|| ArgumentError::MatchesNot { path: path.render() }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a branch accepts the value. Aborting errors propagate as they
+    /// are; only a `:validation` failure is a mismatch.
+    fn probe_branch<'a, V: Value<'a>>(
+        branch: &Node,
+        value: V,
+        path: &Path<'_, V>,
+        depth: usize,
+    ) -> Result<bool, Failure<V>> {
+        match (Walk { probe: true }).check(branch, value, path, depth) {
+            Ok(()) => Ok(true),
+            Err(Failure::Mismatch) => Ok(false),
+            Err(Failure::Error(error)) if !error.is_aborting() => Ok(false),
+            Err(failure) => Err(failure),
+        }
+    }
+
+    fn check_number<'a, V: Value<'a>>(self, node: &Node, n: &Number, path: &Path<'_, V>) -> Check<V> {
+        if let Some(minimum) = &node.minimum {
+            if n.compare(minimum) == Ordering::Less {
+                return Err(self.fail(|| ArgumentError::BelowMinimum {
+                    path: path.render(),
+                    limit: number_datum(minimum),
+                }));
+            }
+        }
+        if let Some(maximum) = &node.maximum {
+            if n.compare(maximum) == Ordering::Greater {
+                return Err(self.fail(|| ArgumentError::AboveMaximum {
+                    path: path.render(),
+                    limit: number_datum(maximum),
+                }));
+            }
+        }
+        if let Some(bound) = &node.exclusive_minimum {
+            if n.compare(bound) != Ordering::Greater {
+                return Err(self.fail(|| ArgumentError::NotAboveExclusiveMinimum {
+                    path: path.render(),
+                    limit: number_datum(bound),
+                }));
+            }
+        }
+        if let Some(bound) = &node.exclusive_maximum {
+            if n.compare(bound) != Ordering::Less {
+                return Err(self.fail(|| ArgumentError::NotBelowExclusiveMaximum {
+                    path: path.render(),
+                    limit: number_datum(bound),
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every binary is checked for UTF-8, whatever the schema: the old module
+    /// counted the code points of every binary it met.
+    fn check_string<'a, V: Value<'a>>(self, node: &Node, bytes: &[u8], path: &Path<'_, V>) -> Check<V> {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return Err(Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }));
+        };
+        if node.checks_lengths {
+            let length = text.chars().count() as u64;
+            if let Some(min) = &node.min_length {
+                if length < min.value {
+                    return Err(self.fail(|| ArgumentError::TooShort {
+                        path: path.render(),
+                        limit: number_datum(&min.written),
+                    }));
+                }
+            }
+            if let Some(max) = &node.max_length {
+                if length > max.value {
+                    return Err(self.fail(|| ArgumentError::TooLong {
+                        path: path.render(),
+                        limit: number_datum(&max.written),
+                    }));
+                }
+            }
+        }
+        if let Some(pattern) = &node.pattern {
+            match pattern.search(text) {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(self.fail(|| ArgumentError::PatternMismatch { path: path.render() }));
+                }
+                Err(_) => return Err(Self::abort(ArgumentError::PatternLimit { path: path.render() })),
+            }
+        }
+        Ok(())
+    }
+
+    fn check_array<'a, V: Value<'a>>(
+        self,
+        node: &Node,
+        value: V,
+        path: &Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        let Some(length) = value.list_len() else {
+            return Err(Self::abort(ArgumentError::ImproperList { path: path.render() }));
+        };
+        let length = length as u64;
+        if let Some(min) = &node.min_items {
+            if length < min.value {
+                return Err(self.fail(|| ArgumentError::TooFewItems {
+                    path: path.render(),
+                    limit: number_datum(&min.written),
+                }));
+            }
+        }
+        if let Some(max) = &node.max_items {
+            if length > max.value {
+                return Err(self.fail(|| ArgumentError::TooManyItems {
+                    path: path.render(),
+                    limit: number_datum(&max.written),
+                }));
+            }
+        }
+        if let Some(items) = &node.items {
+            for (index, item) in value.list_items().enumerate() {
+                let item_path = path.child(Segment::Index(index));
+                self.check(items, item, &item_path, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass over the argument map fills a slot per distinct name; then
+    /// `required` (list order), `properties` (schema order) and the
+    /// additional keys (argument order) are checked.
+    fn check_object<'a, V: Value<'a>>(
+        self,
+        rules: &ObjectRules,
+        value: V,
+        path: &Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        const INLINE: usize = 32;
+        let slot_count = rules.slot_count();
+        let needed = slot_count + rules.properties.len();
+        let mut inline: [Option<V>; INLINE] = [None; INLINE];
+        let mut heap: Vec<Option<V>>;
+        let buffer: &mut [Option<V>] = if needed <= INLINE {
+            inline.get_mut(..needed).unwrap_or_default()
+        } else {
+            heap = vec![None; needed];
+            &mut heap
+        };
+        let (by_name, by_atom) = buffer.split_at_mut(slot_count);
+
+        let mut first_extra: Option<V> = None;
+        for (key, item) in value.map_entries() {
+            if !Self::note_key(rules, key, item, by_name, by_atom) && first_extra.is_none() {
+                first_extra = Some(key);
+            }
+        }
+
+        for required in &rules.required {
+            if by_name.get(required.slot).copied().flatten().is_none() {
+                return Err(self.fail(|| ArgumentError::MissingRequired {
+                    path: path.render(),
+                    property: required.name.clone(),
+                }));
+            }
+        }
+
+        for (index, property) in rules.properties.iter().enumerate() {
+            let by_own_atom = match property.atom {
+                Some(_) => by_atom.get(index).copied().flatten(),
+                None => None,
+            };
+            let found = by_own_atom.or_else(|| by_name.get(property.slot).copied().flatten());
+            if let Some(item) = found {
+                let item_path = path.child(Segment::Property(&property.name));
+                self.check(&property.schema, item, &item_path, depth + 1)?;
+            }
+        }
+
+        let Some(first_extra) = first_extra else {
+            return Ok(());
+        };
+        match &rules.additional {
+            Additional::Allow => Ok(()),
+            Additional::Deny => Err(self.fail(|| ArgumentError::AdditionalNotAllowed {
+                path: path.render(),
+                key: first_extra,
+            })),
+            Additional::Schema(schema) => {
+                for (key, item) in value.map_entries() {
+                    if Self::is_named(rules, key) {
+                        continue;
+                    }
+                    match key.shape() {
+                        Shape::Binary(_)
+                        | Shape::Atom
+                        | Shape::Nil
+                        | Shape::Bool(_)
+                        | Shape::Number(Number::Int(_) | Number::Big(_)) => {}
+                        _ => return Err(Self::abort(ArgumentError::KeyNotString { path: path.render() })),
+                    }
+                    let item_path = path.child(Segment::Key(key));
+                    self.check(schema, item, &item_path, depth + 1)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Records a key's value in its slot; returns whether the key is named
+    /// by `properties` (so is not additional).
+    fn note_key<'a, V: Value<'a>>(
+        rules: &ObjectRules,
+        key: V,
+        item: V,
+        by_name: &mut [Option<V>],
+        by_atom: &mut [Option<V>],
+    ) -> bool {
+        match key.shape() {
+            Shape::Binary(name) => match rules.find(name) {
+                Some((slot, is_property)) => {
+                    if let Some(cell) = by_name.get_mut(slot) {
+                        *cell = Some(item);
+                    }
+                    is_property
+                }
+                None => false,
+            },
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+                if let Some(index) = key.atom_id().and_then(|id| rules.find_atom(id)) {
+                    if let Some(cell) = by_atom.get_mut(index) {
+                        *cell = Some(item);
+                    }
+                    return true;
+                }
+                Self::atom_names_property(rules, key)
+            }
+            _ => false,
+        }
+    }
+
+    fn is_named<'a, V: Value<'a>>(rules: &ObjectRules, key: V) -> bool {
+        match key.shape() {
+            Shape::Binary(name) => rules.find(name).is_some_and(|(_, is_property)| is_property),
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+                key.atom_id().and_then(|id| rules.find_atom(id)).is_some()
+                    || Self::atom_names_property(rules, key)
+            }
+            _ => false,
+        }
+    }
+
+    /// An atom key whose name is a property's string form (the slow path:
+    /// the atom was not written in the schema).
+    fn atom_names_property<'a, V: Value<'a>>(rules: &ObjectRules, key: V) -> bool {
+        key.atom_name()
+            .and_then(|name| rules.find(name.as_bytes()))
+            .is_some_and(|(_, is_property)| is_property)
+    }
+}

@@ -1,0 +1,219 @@
+//! The value model the compiler and the validator read: a small trait that
+//! BEAM terms (`term.rs`) and `serde_json` values (`json.rs`) implement, so
+//! the core walks either in place. Also owns numbers, the owned `Datum` used
+//! for enum choices and error details, and Erlang `==` between the two.
+
+use std::cmp::Ordering;
+use std::fmt::Debug;
+
+use num_bigint::BigInt;
+use num_traits::{FromPrimitive, ToPrimitive};
+
+/// What a value is, with the payload of scalars.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape<'a> {
+    Nil,
+    Bool(bool),
+    /// Any atom other than `nil`, `true` and `false`.
+    Atom,
+    Number(Number),
+    /// A byte-aligned binary, valid UTF-8 or not.
+    Binary(&'a [u8]),
+    /// A list, proper or not, empty or not.
+    List,
+    Map,
+    /// Tuples, pids, references, funs, ports, bitstrings.
+    Other,
+}
+
+/// A value the validator can read. Implementations are cheap handles
+/// (`Copy`) into data that lives for `'a`.
+pub trait Value<'a>: Copy + Debug + 'a {
+    type Items: Iterator<Item = Self>;
+    type Entries: Iterator<Item = (Self, Self)>;
+
+    fn shape(self) -> Shape<'a>;
+
+    /// The length of a proper list; `None` for an improper one or a non-list.
+    fn list_len(self) -> Option<usize>;
+
+    /// The elements of a list, in order (stops at an improper tail).
+    fn list_items(self) -> Self::Items;
+
+    /// The entries of a map in its own key order (`Map.keys/1` order).
+    fn map_entries(self) -> Self::Entries;
+
+    fn map_len(self) -> usize;
+
+    /// Whether a map is a struct (has the `:__struct__` key).
+    fn is_struct(self) -> bool;
+
+    /// The name of an atom (including `nil`, `true`, `false`).
+    fn atom_name(self) -> Option<String>;
+
+    /// A cheap identity for an atom, equal for equal atoms.
+    fn atom_id(self) -> Option<AtomId>;
+}
+
+/// Identity of an atom, stable for the life of the runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AtomId(pub usize);
+
+/// Integers of any size and floats, compared as Erlang compares numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Number {
+    Int(i64),
+    /// Always outside the `i64` range.
+    Big(BigInt),
+    Float(f64),
+}
+
+impl Number {
+    pub fn from_big(value: BigInt) -> Number {
+        match value.to_i64() {
+            Some(small) => Number::Int(small),
+            None => Number::Big(value),
+        }
+    }
+
+    /// Erlang's arithmetic order: exact, never through a lossy conversion.
+    pub fn compare(&self, other: &Number) -> Ordering {
+        match (self, other) {
+            (Number::Int(a), Number::Int(b)) => a.cmp(b),
+            (Number::Float(a), Number::Float(b)) => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+            (Number::Int(a), Number::Big(b)) => BigInt::from(*a).cmp(b),
+            (Number::Big(a), Number::Int(b)) => a.cmp(&BigInt::from(*b)),
+            (Number::Big(a), Number::Big(b)) => a.cmp(b),
+            (Number::Int(a), Number::Float(b)) => compare_int_float(&BigInt::from(*a), *b),
+            (Number::Big(a), Number::Float(b)) => compare_int_float(a, *b),
+            (Number::Float(a), Number::Int(b)) => compare_int_float(&BigInt::from(*b), *a).reverse(),
+            (Number::Float(a), Number::Big(b)) => compare_int_float(b, *a).reverse(),
+        }
+    }
+
+    /// The value as an unsigned count, saturating for huge integers.
+    pub fn as_count(&self) -> Option<u64> {
+        match self {
+            Number::Int(n) if *n >= 0 => u64::try_from(*n).ok(),
+            Number::Big(n) if n.sign() != num_bigint::Sign::Minus => Some(u64::MAX),
+            _ => None,
+        }
+    }
+}
+
+/// Compares an integer with a finite float exactly: the float's floor is an
+/// integer that `BigInt` holds without loss.
+fn compare_int_float(int: &BigInt, float: f64) -> Ordering {
+    if let Some(small) = int.to_i64() {
+        // Fast path: both fit a float exactly.
+        if small.unsigned_abs() <= (1u64 << 53) {
+            return (small as f64).partial_cmp(&float).unwrap_or(Ordering::Equal);
+        }
+    }
+    let floor = float.floor();
+    let Some(floor_int) = BigInt::from_f64(floor) else {
+        // Not finite: BEAM floats always are; order infinities sensibly.
+        return if float > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        };
+    };
+    match int.cmp(&floor_int) {
+        Ordering::Equal if float > floor => Ordering::Less,
+        order => order,
+    }
+}
+
+/// An owned JSON value (plus atoms, for error details such as `type: :string`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Datum {
+    Nil,
+    Bool(bool),
+    Atom(Box<str>),
+    Number(Number),
+    Binary(Box<[u8]>),
+    List(Vec<Datum>),
+    /// Binary keys, sorted by bytes, unique.
+    Map(Vec<(Box<[u8]>, Datum)>),
+}
+
+/// Why a term could not become a JSON `Datum`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DatumError {
+    NotJson,
+    TooDeep,
+}
+
+impl Datum {
+    /// Reads a JSON value (enum choices, `const`): binaries, numbers, `true`,
+    /// `false`, `nil`, proper lists and non-struct maps with binary keys.
+    /// `depth_left` bounds recursion.
+    pub fn from_json_value<'a, V: Value<'a>>(value: V, depth_left: usize) -> Result<Datum, DatumError> {
+        Ok(match value.shape() {
+            Shape::Nil => Datum::Nil,
+            Shape::Bool(b) => Datum::Bool(b),
+            Shape::Number(n) => Datum::Number(n),
+            Shape::Binary(bytes) => Datum::Binary(bytes.into()),
+            Shape::List => {
+                let depth_left = depth_left.checked_sub(1).ok_or(DatumError::TooDeep)?;
+                let Some(len) = value.list_len() else {
+                    return Err(DatumError::NotJson);
+                };
+                let mut items = Vec::with_capacity(len.min(1024));
+                for item in value.list_items() {
+                    items.push(Datum::from_json_value(item, depth_left)?);
+                }
+                Datum::List(items)
+            }
+            Shape::Map => {
+                let depth_left = depth_left.checked_sub(1).ok_or(DatumError::TooDeep)?;
+                if value.is_struct() {
+                    return Err(DatumError::NotJson);
+                }
+                let mut entries = Vec::with_capacity(value.map_len().min(1024));
+                for (key, item) in value.map_entries() {
+                    let Shape::Binary(key) = key.shape() else {
+                        return Err(DatumError::NotJson);
+                    };
+                    entries.push((Box::from(key), Datum::from_json_value(item, depth_left)?));
+                }
+                entries.sort_by(|a: &(Box<[u8]>, Datum), b| a.0.cmp(&b.0));
+                Datum::Map(entries)
+            }
+            Shape::Atom | Shape::Other => return Err(DatumError::NotJson),
+        })
+    }
+}
+
+/// Erlang `==` between an argument value and a JSON datum: numbers by value
+/// (`1 == 1.0`), lists element by element, maps by identical key sets and
+/// equal values, binaries byte for byte, `true`/`false`/`nil` only themselves.
+pub fn equals<'a, V: Value<'a>>(value: V, datum: &Datum) -> bool {
+    match (value.shape(), datum) {
+        (Shape::Nil, Datum::Nil) => true,
+        (Shape::Bool(a), Datum::Bool(b)) => a == *b,
+        (Shape::Number(a), Datum::Number(b)) => a.compare(b) == Ordering::Equal,
+        (Shape::Binary(a), Datum::Binary(b)) => a == &b[..],
+        (Shape::List, Datum::List(choices)) => {
+            // An improper list never equals a JSON list.
+            value.list_len() == Some(choices.len())
+                && value
+                    .list_items()
+                    .zip(choices.iter())
+                    .all(|(item, choice)| equals(item, choice))
+        }
+        (Shape::Map, Datum::Map(choices)) => {
+            value.map_len() == choices.len()
+                && value.map_entries().all(|(key, item)| match key.shape() {
+                    Shape::Binary(key) => choices
+                        .binary_search_by(|(name, _)| (**name).cmp(key))
+                        .ok()
+                        .and_then(|at| choices.get(at))
+                        .is_some_and(|(_, choice)| equals(item, choice)),
+                    _ => false,
+                })
+        }
+        _ => false,
+    }
+}
