@@ -1,18 +1,7 @@
-//! InputSchema: a strict, fail-closed subset of JSON Schema for tool-call
-//! arguments, compiled once and validated in place, loaded into the BEAM as
-//! `Elixir.Backplane.AgentRuntime.InputSchema.Native`.
-//!
-//! Layers, each depending only on those above it: `value` (the data model),
-//! `pattern` (syntax -> automaton -> matcher), `schema` (source -> compiled
-//! tree), `validate` (tree + arguments -> result), `error`; `term` and `nif`
-//! are the BEAM edge, `json` a second backend for tests and benchmarks.
-
-pub mod error;
-pub mod json;
-pub mod pattern;
-pub mod schema;
-pub mod validate;
-pub mod value;
+//! The InputSchema NIF, loaded as
+//! `Elixir.Backplane.AgentRuntime.InputSchema.Native`: reads BEAM terms
+//! (`term.rs`) for the core in `input_schema_core` and returns the
+//! contract's terms (`nif.rs`). The only crate that uses `rustler`.
 
 mod nif;
 mod term;

@@ -7,11 +7,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rustler::types::atom;
 use rustler::{Encoder, Env, ResourceArc, Term};
 
-use crate::error::{Class, SchemaError};
-use crate::schema::{self, CompiledSchema};
-use crate::term::{argument_error, error_struct, schema_error};
-use crate::validate;
-use crate::value::{Shape, Value};
+use crate::term::{argument_error, error_struct, schema_error, BeamTerm};
+use input_schema_core::error::{Class, SchemaError};
+use input_schema_core::schema::{self, CompiledSchema};
+use input_schema_core::validate;
+use input_schema_core::value::{Shape, Value};
 
 /// A compiled schema held by the BEAM; immutable, shared between processes.
 pub struct CompiledResource {
@@ -39,17 +39,17 @@ fn error_tuple<'a>(env: Env<'a>, error: Term<'a>) -> Term<'a> {
     (atom::error(), error).encode(env)
 }
 
-fn schema_failure<'a>(env: Env<'a>, error: SchemaError<Term<'a>>) -> Term<'a> {
+fn schema_failure<'a>(env: Env<'a>, error: SchemaError<BeamTerm<'a>>) -> Term<'a> {
     error_tuple(env, schema_error(env, &error))
 }
 
 fn is_map(term: Term<'_>) -> bool {
-    term.shape() == Shape::Map
+    BeamTerm(term).shape() == Shape::Map
 }
 
 /// Validates `arguments` (a map) against a compiled schema.
 fn check_arguments<'a>(env: Env<'a>, schema: &CompiledSchema, arguments: Term<'a>) -> Term<'a> {
-    match validate::validate(schema, arguments) {
+    match validate::validate(schema, BeamTerm(arguments)) {
         Ok(()) => (atom::ok(), arguments).encode(env),
         Err(error) => error_tuple(env, argument_error(env, &error)),
     }
@@ -57,7 +57,7 @@ fn check_arguments<'a>(env: Env<'a>, schema: &CompiledSchema, arguments: Term<'a
 
 #[rustler::nif(schedule = "DirtyCpu")]
 fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
-    guarded(env, || match schema::compile(schema) {
+    guarded(env, || match schema::compile(BeamTerm(schema)) {
         Ok(_) => atom::ok().encode(env),
         Err(error) => schema_failure(env, error),
     })
@@ -66,13 +66,13 @@ fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 #[rustler::nif(schedule = "DirtyCpu")]
 fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>) -> Term<'a> {
     guarded(env, || {
-        if schema.shape() == Shape::Nil {
+        if BeamTerm(schema).shape() == Shape::Nil {
             return schema_failure(env, SchemaError::SchemaRequired);
         }
         if !is_map(schema) || !is_map(arguments) {
             return schema_failure(env, SchemaError::NotMaps);
         }
-        match schema::compile(schema) {
+        match schema::compile(BeamTerm(schema)) {
             Ok(compiled) => check_arguments(env, &compiled, arguments),
             Err(error) => schema_failure(env, error),
         }
@@ -81,7 +81,7 @@ fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>) -> Term<'a>
 
 #[rustler::nif(schedule = "DirtyCpu")]
 fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
-    guarded(env, || match schema::compile(schema) {
+    guarded(env, || match schema::compile(BeamTerm(schema)) {
         Ok(compiled) => (
             atom::ok(),
             ResourceArc::new(CompiledResource { schema: compiled }),

@@ -5,8 +5,8 @@ use rustler::types::atom::{self, Atom};
 use rustler::types::map::MapIterator;
 use rustler::{BigInt, Binary, Encoder, Env, NewBinary, Term, TermType};
 
-use crate::error::{ArgumentError, Class, SchemaError};
-use crate::value::{AtomId, Datum, Number, Shape, Value};
+use input_schema_core::error::{ArgumentError, Class, SchemaError};
+use input_schema_core::value::{AtomId, Datum, Number, Shape, Value};
 
 mod keys {
     rustler::atoms! {
@@ -37,25 +37,29 @@ mod keys {
     }
 }
 
+/// A BEAM term as the core's `Value`.
+#[derive(Debug, Clone, Copy)]
+pub struct BeamTerm<'a>(pub Term<'a>);
+
 pub struct Items<'a> {
     rest: Term<'a>,
 }
 
 impl<'a> Iterator for Items<'a> {
-    type Item = Term<'a>;
-    fn next(&mut self) -> Option<Term<'a>> {
+    type Item = BeamTerm<'a>;
+    fn next(&mut self) -> Option<BeamTerm<'a>> {
         let (head, tail) = self.rest.list_get_cell().ok()?;
         self.rest = tail;
-        Some(head)
+        Some(BeamTerm(head))
     }
 }
 
 pub struct Entries<'a>(Option<MapIterator<'a>>);
 
 impl<'a> Iterator for Entries<'a> {
-    type Item = (Term<'a>, Term<'a>);
+    type Item = (BeamTerm<'a>, BeamTerm<'a>);
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.as_mut()?.next()
+        self.0.as_mut()?.next().map(|(k, v)| (BeamTerm(k), BeamTerm(v)))
     }
 }
 
@@ -63,36 +67,37 @@ fn same_atom(term: Term<'_>, atom: Atom) -> bool {
     term.as_c_arg() == atom.as_c_arg()
 }
 
-impl<'a> Value<'a> for Term<'a> {
+impl<'a> Value<'a> for BeamTerm<'a> {
     type Items = Items<'a>;
     type Entries = Entries<'a>;
 
     fn shape(self) -> Shape<'a> {
-        match self.get_type() {
+        let term = self.0;
+        match term.get_type() {
             TermType::Atom => {
-                if same_atom(self, atom::nil()) {
+                if same_atom(term, atom::nil()) {
                     Shape::Nil
-                } else if same_atom(self, atom::true_()) {
+                } else if same_atom(term, atom::true_()) {
                     Shape::Bool(true)
-                } else if same_atom(self, atom::false_()) {
+                } else if same_atom(term, atom::false_()) {
                     Shape::Bool(false)
                 } else {
                     Shape::Atom
                 }
             }
-            TermType::Binary => match Binary::from_term(self) {
+            TermType::Binary => match Binary::from_term(term) {
                 Ok(binary) => Shape::Binary(binary.as_slice()),
                 // A bitstring whose size is not a whole number of bytes.
                 Err(_) => Shape::Other,
             },
-            TermType::Integer => match self.decode::<i64>() {
+            TermType::Integer => match term.decode::<i64>() {
                 Ok(n) => Shape::Number(Number::Int(n)),
-                Err(_) => match self.decode::<BigInt>() {
+                Err(_) => match term.decode::<BigInt>() {
                     Ok(n) => Shape::Number(Number::from_big(n)),
                     Err(_) => Shape::Other,
                 },
             },
-            TermType::Float => match self.decode::<f64>() {
+            TermType::Float => match term.decode::<f64>() {
                 Ok(f) => Shape::Number(Number::Float(f)),
                 Err(_) => Shape::Other,
             },
@@ -103,36 +108,36 @@ impl<'a> Value<'a> for Term<'a> {
     }
 
     fn list_len(self) -> Option<usize> {
-        self.list_length().ok()
+        self.0.list_length().ok()
     }
 
     fn list_items(self) -> Items<'a> {
-        Items { rest: self }
+        Items { rest: self.0 }
     }
 
     fn map_entries(self) -> Entries<'a> {
-        Entries(MapIterator::new(self))
+        Entries(MapIterator::new(self.0))
     }
 
     fn map_len(self) -> usize {
-        self.map_size().unwrap_or(0)
+        self.0.map_size().unwrap_or(0)
     }
 
     fn is_struct(self) -> bool {
-        self.map_get(keys::__struct__()).is_ok()
+        self.0.map_get(keys::__struct__()).is_ok()
     }
 
     fn atom_name(self) -> Option<String> {
-        self.atom_to_string().ok()
+        self.0.atom_to_string().ok()
     }
 
     fn atom_id(self) -> Option<AtomId> {
-        if self.get_type() != TermType::Atom {
+        if self.0.get_type() != TermType::Atom {
             return None;
         }
         // SAFETY: `ErlNifTerm` is `repr(transparent)` over `size_t`; an atom's
         // term word is the same in every environment for the VM's lifetime.
-        let word: usize = unsafe { std::mem::transmute(self.as_c_arg()) };
+        let word: usize = unsafe { std::mem::transmute(self.0.as_c_arg()) };
         Some(AtomId(word))
     }
 }
@@ -206,17 +211,17 @@ pub fn error_struct<'a>(env: Env<'a>, class: Class, message: &str, details: &[(A
     Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
 }
 
-pub fn schema_error<'a>(env: Env<'a>, error: &SchemaError<Term<'a>>) -> Term<'a> {
+pub fn schema_error<'a>(env: Env<'a>, error: &SchemaError<BeamTerm<'a>>) -> Term<'a> {
     let message = error.to_string();
     let details: Vec<(Atom, Term<'a>)> = match error {
-        SchemaError::UnsupportedKeyword(key) => vec![(keys::keyword(), *key)],
-        SchemaError::UnsupportedType(value) => vec![(keys::type_(), *value)],
+        SchemaError::UnsupportedKeyword(key) => vec![(keys::keyword(), key.0)],
+        SchemaError::UnsupportedType(value) => vec![(keys::type_(), value.0)],
         _ => Vec::new(),
     };
     error_struct(env, error.class(), &message, &details)
 }
 
-pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<Term<'a>>) -> Term<'a> {
+pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<BeamTerm<'a>>) -> Term<'a> {
     let message = error.to_string();
     let mut details: Vec<(Atom, Term<'a>)> = vec![(keys::path(), binary(env, error.path()))];
     match error {
@@ -236,7 +241,7 @@ pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<Term<'a>>) -> Term
         ArgumentError::MissingRequired { property, .. } => {
             details.push((keys::property(), binary(env, property)))
         }
-        ArgumentError::AdditionalNotAllowed { key, .. } => details.push((keys::property(), *key)),
+        ArgumentError::AdditionalNotAllowed { key, .. } => details.push((keys::property(), key.0)),
         ArgumentError::PatternLimit { .. } => details.push((keys::reason(), keys::match_limit().encode(env))),
         _ => {}
     }

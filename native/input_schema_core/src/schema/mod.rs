@@ -51,7 +51,7 @@ pub struct Property {
     pub atom: Option<AtomId>,
     /// Index into the object's name slots.
     pub slot: usize,
-    pub schema: Node,
+    pub schema: Box<Node>,
 }
 
 /// A `required` name and its slot.
@@ -109,13 +109,15 @@ pub struct Node {
     pub exclusive_maximum: Option<Number>,
     pub min_length: Option<Count>,
     pub max_length: Option<Count>,
-    pub pattern: Option<Pattern>,
+    pub pattern: Option<Box<Pattern>>,
     pub min_items: Option<Count>,
     pub max_items: Option<Count>,
     pub items: Option<Box<Node>>,
     pub object: Option<Box<ObjectRules>>,
-    pub any_of: Vec<Node>,
-    pub one_of: Vec<Node>,
+    #[allow(clippy::vec_box)]
+    pub any_of: Vec<Box<Node>>,
+    #[allow(clippy::vec_box)]
+    pub one_of: Vec<Box<Node>>,
     pub not: Option<Box<Node>>,
     /// The array step applies to lists (an array keyword or `type` names array).
     pub checks_arrays: bool,
@@ -153,7 +155,7 @@ pub fn compile<'a, V: Value<'a>>(schema: V) -> Result<CompiledSchema, SchemaErro
     }
     let mut root = compile_slots(&slots, 1)?;
     root.checks_objects = true;
-    Ok(CompiledSchema { root })
+    Ok(CompiledSchema { root: *root })
 }
 
 /// Absent, `"object"`, `:object`, `["object"]` or `[:object]`.
@@ -174,10 +176,11 @@ fn type_name<'a, V: Value<'a>>(value: V) -> Option<Vec<u8>> {
     }
 }
 
+#[inline(never)]
 /// Reads a schema map's keys into keyword slots (atom form wins over string
 /// form), or reports the first unsupported key in the map's own order.
-fn keyword_slots<'a, V: Value<'a>>(schema: V) -> Result<Slots<V>, SchemaError<V>> {
-    let mut slots: Slots<V> = [None; KEYWORD_COUNT];
+fn keyword_slots<'a, V: Value<'a>>(schema: V) -> Result<Box<Slots<V>>, SchemaError<V>> {
+    let mut slots: Box<Slots<V>> = Box::new([None; KEYWORD_COUNT]);
     for (key, value) in schema.map_entries() {
         let (keyword, is_atom) = match key.shape() {
             Shape::Binary(name) => (Keyword::from_name(name), false),
@@ -200,7 +203,7 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V) -> Result<Slots<V>, SchemaError<V>
     Ok(slots)
 }
 
-fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize) -> Result<Node, SchemaError<V>> {
+fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize) -> Result<Box<Node>, SchemaError<V>> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(SchemaError::SchemaTooDeep);
     }
@@ -213,7 +216,7 @@ fn compile_subschema<'a, V: Value<'a>>(
     schema: V,
     depth: usize,
     not_a_map: SchemaError<V>,
-) -> Result<Node, SchemaError<V>> {
+) -> Result<Box<Node>, SchemaError<V>> {
     if schema.shape() != Shape::Map {
         return Err(not_a_map);
     }
@@ -252,9 +255,23 @@ fn non_empty_list<'a, V: Value<'a>>(value: V) -> bool {
     value.shape() == Shape::List && value.list_len().is_some_and(|n| n > 0)
 }
 
-fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Node, SchemaError<V>> {
-    let mut node = Node::default();
+/// Compiles one schema from its keyword slots. The recursion through
+/// subschemas passes only through this function, `compile_children` and the
+/// list/map helpers, which keep their frames small: the leaf work (annotations,
+/// numbers, enum, pattern) runs out of line in `compile_assertions`.
+fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Box<Node>, SchemaError<V>> {
+    let mut node = Box::<Node>::default();
+    compile_assertions(slots, depth, &mut node)?;
+    compile_children(slots, depth, &mut node)?;
+    Ok(node)
+}
 
+#[inline(never)]
+fn compile_assertions<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    depth: usize,
+    node: &mut Node,
+) -> Result<(), SchemaError<V>> {
     for keyword in Keyword::STRING_ANNOTATIONS {
         if let Some(value) = get(slots, keyword) {
             if !matches!(value.shape(), Shape::Binary(_)) {
@@ -295,13 +312,22 @@ fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Nod
         let Shape::Binary(source) = value.shape() else {
             return Err(SchemaError::PatternNotString);
         };
-        node.pattern = Some(Pattern::compile(source).map_err(|e| match e {
+        node.pattern = Some(Box::new(Pattern::compile(source).map_err(|e| match e {
             PatternError::TooLarge => SchemaError::PatternTooLarge,
             PatternError::Unsupported => SchemaError::PatternUnsupported,
             PatternError::Invalid => SchemaError::PatternInvalid,
-        })?);
+        })?));
     }
 
+    Ok(())
+}
+
+#[inline(never)]
+fn compile_children<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    depth: usize,
+    node: &mut Node,
+) -> Result<(), SchemaError<V>> {
     let properties = match get(slots, Keyword::Properties) {
         None => Vec::new(),
         Some(value) => compile_properties(value, depth)?,
@@ -332,7 +358,7 @@ fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Nod
         Some(value) => match value.shape() {
             Shape::Bool(true) => Additional::Allow,
             Shape::Bool(false) => Additional::Deny,
-            Shape::Map => Additional::Schema(Box::new(compile_node(value, depth + 1)?)),
+            Shape::Map => Additional::Schema(compile_node(value, depth + 1)?),
             _ => return Err(SchemaError::MalformedAdditional),
         },
     };
@@ -345,18 +371,10 @@ fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Nod
     }
 
     if let Some(value) = get(slots, Keyword::Items) {
-        node.items = Some(Box::new(compile_subschema(
-            value,
-            depth + 1,
-            SchemaError::MalformedItems,
-        )?));
+        node.items = Some(compile_subschema(value, depth + 1, SchemaError::MalformedItems)?);
     }
     if let Some(value) = get(slots, Keyword::Not) {
-        node.not = Some(Box::new(compile_subschema(
-            value,
-            depth + 1,
-            SchemaError::MalformedNot,
-        )?));
+        node.not = Some(compile_subschema(value, depth + 1, SchemaError::MalformedNot)?);
     }
     if let Some(value) = get(slots, Keyword::OneOf) {
         node.one_of = compile_branches(value, depth, SchemaError::MalformedOneOf)?;
@@ -378,7 +396,7 @@ fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Nod
         || node.exclusive_minimum.is_some()
         || node.exclusive_maximum.is_some();
     node.checks_lengths = node.min_length.is_some() || node.max_length.is_some();
-    Ok(node)
+    Ok(())
 }
 
 impl Node {
@@ -446,8 +464,9 @@ fn written_name<'a, V: Value<'a>>(value: V, name: Vec<u8>) -> Datum {
 }
 
 /// A property before slots are assigned: string form, atom identity, schema.
-type PropertySource = (Box<[u8]>, Option<AtomId>, Node);
+type PropertySource = (Box<[u8]>, Option<AtomId>, Box<Node>);
 
+#[inline(never)]
 fn compile_properties<'a, V: Value<'a>>(
     value: V,
     depth: usize,
@@ -475,11 +494,15 @@ fn compile_properties<'a, V: Value<'a>>(
     Ok(properties)
 }
 
+// Boxed nodes: a branch is built on the heap and never moved through the
+// recursion's stack frames.
+#[allow(clippy::vec_box)]
+#[inline(never)]
 fn compile_branches<'a, V: Value<'a>>(
     value: V,
     depth: usize,
     malformed: SchemaError<V>,
-) -> Result<Vec<Node>, SchemaError<V>> {
+) -> Result<Vec<Box<Node>>, SchemaError<V>> {
     if !non_empty_list(value) {
         return Err(malformed);
     }
@@ -495,6 +518,7 @@ fn compile_branches<'a, V: Value<'a>>(
 }
 
 /// Gives every distinct string form among property and required names a slot.
+#[inline(never)]
 fn object_rules(
     properties: Vec<PropertySource>,
     required: Vec<Box<[u8]>>,
@@ -543,4 +567,10 @@ fn object_rules(
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
 mod tests;

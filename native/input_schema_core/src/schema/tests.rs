@@ -1,0 +1,486 @@
+//! Compiler and validator tests on `serde_json` values: no BEAM involved.
+//! BEAM-only cases (atom keys, improper lists, structs, invalid UTF-8) live
+//! in the ExUnit suite.
+
+use serde_json::{json, Value as Json};
+
+use super::*;
+use crate::error::{ArgumentError, Class};
+use crate::json::JsonRef;
+use crate::validate::{validate, MAX_ARGUMENT_DEPTH};
+
+fn compile_json(schema: &Json) -> Result<CompiledSchema, (Class, String)> {
+    compile(JsonRef::from(schema)).map_err(|e| (e.class(), e.to_string()))
+}
+
+fn schema_error(schema: Json) -> (Class, String) {
+    match compile_json(&schema) {
+        Ok(_) => panic!("{schema} compiled"),
+        Err(e) => e,
+    }
+}
+
+/// (class, message, path) of the first failure, or None when accepted.
+fn check(schema: Json, arguments: Json) -> Option<(Class, String, String)> {
+    let compiled = compile_json(&schema).unwrap_or_else(|e| panic!("{schema}: {e:?}"));
+    validate(&compiled, JsonRef::from(&arguments)).err().map(|e| {
+        (
+            e.class(),
+            e.to_string(),
+            String::from_utf8_lossy(e.path()).into_owned(),
+        )
+    })
+}
+
+fn rejected(schema: Json, arguments: Json) -> (String, String) {
+    match check(schema.clone(), arguments.clone()) {
+        Some((Class::Validation, message, path)) => (message, path),
+        other => panic!("{schema} / {arguments}: {other:?}"),
+    }
+}
+
+#[test]
+fn preflight_order_and_messages() {
+    let v = Class::Validation;
+    let u = Class::UnsupportedCapability;
+    let cases: Vec<(Json, Class, &str)> = vec![
+        (
+            json!({"type": "string"}),
+            u,
+            "only object tool schemas are supported",
+        ),
+        (
+            json!({"type": ["object", "null"]}),
+            u,
+            "only object tool schemas are supported",
+        ),
+        (
+            json!({"$ref": "#/a", "description": 1}),
+            u,
+            "schema keyword is unsupported",
+        ),
+        (
+            json!({"description": 1}),
+            v,
+            "schema description must be a string",
+        ),
+        (json!({"title": 1}), v, "schema title must be a string"),
+        (json!({"$schema": 1}), v, "schema $schema must be a string"),
+        (
+            json!({"x-mcp-header": []}),
+            v,
+            "schema x-mcp-header must be a string",
+        ),
+        (
+            json!({"properties": {"a": {"type": "date"}}}),
+            u,
+            "property schema type is unsupported",
+        ),
+        (
+            json!({"properties": {"a": {"type": ["date"]}}}),
+            v,
+            "schema type must be a supported type or non-empty unique list",
+        ),
+        (
+            json!({"properties": {"a": {"type": []}}}),
+            v,
+            "schema type must be a supported type or non-empty unique list",
+        ),
+        (
+            json!({"properties": {"a": {"type": ["string", "string"]}}}),
+            v,
+            "schema type must be a supported type or non-empty unique list",
+        ),
+        (
+            json!({"properties": {"a": {"type": 1}}}),
+            v,
+            "schema type must be a supported type or non-empty unique list",
+        ),
+        (json!({"enum": 1}), v, "schema enum must be a list of JSON values"),
+        (json!({"minimum": "1"}), v, "schema minimum must be a number"),
+        (
+            json!({"exclusiveMinimum": true}),
+            v,
+            "schema exclusiveMinimum must be a number",
+        ),
+        (
+            json!({"properties": {"a": {"minLength": -1}}}),
+            v,
+            "schema minLength must be a non-negative integer",
+        ),
+        (
+            json!({"properties": {"a": {"maxLength": 1.0}}}),
+            v,
+            "schema maxLength must be a non-negative integer",
+        ),
+        (
+            json!({"properties": {"a": {"pattern": 1}}}),
+            v,
+            "schema pattern must be a string",
+        ),
+        (
+            json!({"properties": {"a": {"pattern": "(?=x)"}}}),
+            v,
+            "schema pattern uses unsupported syntax",
+        ),
+        (
+            json!({"properties": {"a": {"pattern": "["}}}),
+            v,
+            "schema pattern must be a valid regular expression",
+        ),
+        (json!({"properties": []}), v, "schema properties must be a map"),
+        (
+            json!({"properties": {"a": 1}}),
+            v,
+            "property schema must be a map",
+        ),
+        (
+            json!({"required": "a"}),
+            v,
+            "schema required must be a list of property names",
+        ),
+        (
+            json!({"required": [1]}),
+            v,
+            "schema required must be a list of property names",
+        ),
+        (
+            json!({"additionalProperties": 1}),
+            v,
+            "schema additionalProperties must be a boolean or schema",
+        ),
+        (
+            json!({"additional_properties": 1}),
+            v,
+            "schema additionalProperties must be a boolean or schema",
+        ),
+        (json!({"items": true}), v, "schema items must be a schema map"),
+        (json!({"not": []}), v, "schema not must be a schema map"),
+        (json!({"oneOf": []}), v, "schema oneOf must be a non-empty list"),
+        (json!({"anyOf": {}}), v, "schema anyOf must be a non-empty list"),
+        (json!({"oneOf": [1]}), v, "property schema must be a map"),
+        (
+            json!({"oneOf": [{}], "anyOf": [{}]}),
+            u,
+            "combining schema compositions is unsupported",
+        ),
+        // The whole schema is checked: unused branches, absent properties.
+        (
+            json!({"oneOf": [{}, {"allOf": []}]}),
+            u,
+            "schema keyword is unsupported",
+        ),
+        (
+            json!({"properties": {"never": {"not": {"const": 1, "if": {}}}}}),
+            u,
+            "schema keyword is unsupported",
+        ),
+        (
+            json!({"additionalProperties": {"items": {"prefixItems": []}}}),
+            u,
+            "schema keyword is unsupported",
+        ),
+    ];
+    for (schema, class, message) in cases {
+        assert_eq!(
+            schema_error(schema.clone()),
+            (class, message.to_string()),
+            "{schema}"
+        );
+    }
+}
+
+#[test]
+fn argument_checks_in_order() {
+    let schema = json!({
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string", "minLength": 2, "maxLength": 4, "pattern": "^[a-z]+$"},
+            "size": {"type": "integer", "minimum": 1, "maximum": 10, "exclusiveMaximum": 10},
+            "tags": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"enum": ["a", "b"]}},
+            "mode": {"const": "fast"}
+        },
+        "additionalProperties": false
+    });
+    let cases: Vec<(Json, &str, &str)> = vec![
+        (json!({}), "required tool argument is missing", "$arguments"),
+        (
+            json!({"name": 1}),
+            "tool argument has the wrong type",
+            "$arguments.name",
+        ),
+        (
+            json!({"name": "a"}),
+            "tool argument is shorter than the minimum length",
+            "$arguments.name",
+        ),
+        (
+            json!({"name": "abcde"}),
+            "tool argument is longer than the maximum length",
+            "$arguments.name",
+        ),
+        (
+            json!({"name": "AB"}),
+            "tool argument does not match the pattern",
+            "$arguments.name",
+        ),
+        (
+            json!({"name": "ab", "size": 1.5}),
+            "tool argument has the wrong type",
+            "$arguments.size",
+        ),
+        (
+            json!({"name": "ab", "size": 0}),
+            "tool argument is below the minimum",
+            "$arguments.size",
+        ),
+        (
+            json!({"name": "ab", "size": 11}),
+            "tool argument is above the maximum",
+            "$arguments.size",
+        ),
+        (
+            json!({"name": "ab", "size": 10}),
+            "tool argument is not below the exclusive maximum",
+            "$arguments.size",
+        ),
+        (
+            json!({"name": "ab", "tags": []}),
+            "tool argument has too few items",
+            "$arguments.tags",
+        ),
+        (
+            json!({"name": "ab", "tags": ["a", "a", "a"]}),
+            "tool argument has too many items",
+            "$arguments.tags",
+        ),
+        (
+            json!({"name": "ab", "tags": ["a", "c"]}),
+            "tool argument is not an allowed enum value",
+            "$arguments.tags[1]",
+        ),
+        (
+            json!({"name": "ab", "mode": "slow"}),
+            "tool argument is not the allowed constant value",
+            "$arguments.mode",
+        ),
+        (
+            json!({"name": "ab", "zzz": 1}),
+            "additional tool argument is not allowed",
+            "$arguments",
+        ),
+    ];
+    for (arguments, message, path) in cases {
+        assert_eq!(
+            rejected(schema.clone(), arguments.clone()),
+            (message.to_string(), path.to_string()),
+            "{arguments}"
+        );
+    }
+    assert_eq!(
+        check(
+            schema,
+            json!({"name": "abc", "size": 9, "tags": ["b"], "mode": "fast"})
+        ),
+        None
+    );
+}
+
+#[test]
+fn compositions_with_object_siblings() {
+    let schema = json!({
+        "properties": {"kind": {"type": "string"}},
+        "required": ["kind"],
+        "oneOf": [
+            {"properties": {"kind": {"enum": ["file"]}}, "required": ["path"]},
+            {"properties": {"kind": {"enum": ["url"]}}, "required": ["url"]}
+        ]
+    });
+    assert_eq!(check(schema.clone(), json!({"kind": "file", "path": "/a"})), None);
+    assert_eq!(
+        rejected(schema.clone(), json!({"kind": "file", "url": "x"})),
+        (
+            "tool argument must match exactly one oneOf branch".into(),
+            "$arguments".into()
+        )
+    );
+    assert_eq!(
+        rejected(schema, json!({"kind": 1})),
+        (
+            "tool argument has the wrong type".into(),
+            "$arguments.kind".into()
+        )
+    );
+
+    let any =
+        json!({"properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 5}]}}});
+    assert_eq!(check(any.clone(), json!({"v": "x"})), None);
+    assert_eq!(check(any.clone(), json!({"v": 7})), None);
+    assert_eq!(
+        rejected(any, json!({"v": 1})),
+        (
+            "tool argument must match at least one anyOf branch".into(),
+            "$arguments.v".into()
+        )
+    );
+
+    let not = json!({"properties": {"v": {"not": {"type": "null"}}}});
+    assert_eq!(
+        rejected(not.clone(), json!({"v": null})),
+        (
+            "tool argument must not match the negated schema".into(),
+            "$arguments.v".into()
+        )
+    );
+    assert_eq!(check(not, json!({"v": 0})), None);
+
+    // A required-only branch lets scalars through without making them objects.
+    let scalar = json!({"properties": {"v": {"oneOf": [{"required": ["a"]}, {"type": "object"}]}}});
+    assert_eq!(check(scalar.clone(), json!({"v": 3})), None);
+    assert_eq!(check(scalar.clone(), json!({"v": {}})), None);
+    assert_eq!(
+        rejected(scalar, json!({"v": {"a": 1}})),
+        (
+            "tool argument must match exactly one oneOf branch".into(),
+            "$arguments.v".into()
+        )
+    );
+}
+
+#[test]
+fn numbers_compare_exactly() {
+    let schema = json!({"properties": {"n": {"minimum": 1, "maximum": 9007199254740993u64}}});
+    assert_eq!(check(schema.clone(), json!({"n": 1.0})), None);
+    assert_eq!(check(schema.clone(), json!({"n": 9007199254740993u64})), None);
+    assert_eq!(
+        rejected(schema.clone(), json!({"n": 9007199254740994u64})).0,
+        "tool argument is above the maximum"
+    );
+    assert_eq!(
+        rejected(schema, json!({"n": 0.999})).0,
+        "tool argument is below the minimum"
+    );
+    let big = json!({"properties": {"n": {"exclusiveMinimum": 18446744073709551615u64}}});
+    assert_eq!(
+        rejected(big.clone(), json!({"n": 18446744073709551615u64})).0,
+        "tool argument is not above the exclusive minimum"
+    );
+    assert_eq!(check(big, json!({"n": 1.9e19})), None);
+    let choices = json!({"properties": {"n": {"enum": [1, [2.0], {"a": 3}]}}});
+    for accepted in [json!(1.0), json!([2]), json!({"a": 3.0})] {
+        assert_eq!(check(choices.clone(), json!({"n": accepted})), None);
+    }
+    for refused in [json!(true), json!("1"), json!({"a": 3, "b": 1}), json!([2, 2])] {
+        assert_eq!(
+            rejected(choices.clone(), json!({"n": refused})).0,
+            "tool argument is not an allowed enum value"
+        );
+    }
+}
+
+#[test]
+fn lengths_count_code_points() {
+    let schema = json!({"properties": {"s": {"minLength": 2, "maxLength": 2}}});
+    assert_eq!(check(schema.clone(), json!({"s": "e\u{301}"})), None);
+    assert_eq!(
+        rejected(schema.clone(), json!({"s": "😀"})).0,
+        "tool argument is shorter than the minimum length"
+    );
+    assert_eq!(check(schema, json!({"s": "😀😀"})), None);
+}
+
+fn nested(depth: usize, leaf: Json, wrap: impl Fn(Json) -> Json) -> Json {
+    (0..depth).fold(leaf, |inner, _| wrap(inner))
+}
+
+#[test]
+fn schema_depth_limit() {
+    // The root is level 1 and each `items` adds one.
+    let ok = json!({"properties": {"a": nested(MAX_SCHEMA_DEPTH - 3, json!({}), |s| json!({"items": s}))}});
+    assert!(compile_json(&ok).is_ok());
+    let deep = json!({"properties": {"a": nested(MAX_SCHEMA_DEPTH - 2, json!({}), |s| json!({"items": s}))}});
+    assert_eq!(
+        schema_error(deep),
+        (
+            Class::Validation,
+            "tool schema nesting exceeds the supported depth".into()
+        )
+    );
+    let deep_enum = json!({"enum": [nested(MAX_SCHEMA_DEPTH, json!(1), |v| json!([v]))]});
+    assert_eq!(
+        schema_error(deep_enum),
+        (
+            Class::Validation,
+            "tool schema nesting exceeds the supported depth".into()
+        )
+    );
+}
+
+#[test]
+fn argument_depth_limit() {
+    let items = nested(MAX_SCHEMA_DEPTH - 3, json!({}), |s| json!({"items": s}));
+    let schema = json!({"properties": {"a": items}});
+    let fits = json!({"a": nested(MAX_ARGUMENT_DEPTH - 1, json!(1), |v| json!([v]))});
+    assert_eq!(check(schema.clone(), fits), None);
+    let deep = json!({"a": nested(MAX_ARGUMENT_DEPTH + 5, json!(1), |v| json!([v]))});
+    let (class, message, path) = check(schema, deep).unwrap_or_else(|| panic!("accepted"));
+    assert_eq!(class, Class::ExecutionFailure);
+    assert_eq!(message, "tool argument nesting exceeds the supported depth");
+    assert_eq!(path, format!("$arguments.a{}", "[0]".repeat(MAX_ARGUMENT_DEPTH)));
+}
+
+/// The deepest schema and arguments the limits allow, with compositions and
+/// patterns at every level, fit the 320 KiB stack of a dirty CPU scheduler
+/// (OTP's default `+sssdcpu 40` kilowords), even in this unoptimised build.
+#[test]
+fn deepest_input_fits_a_dirty_scheduler_stack() {
+    let handle = std::thread::Builder::new()
+        .stack_size(40 * 1024 * 8)
+        .spawn(|| {
+            let leaf = json!({"type": "string", "pattern": format!("{}a{}", "(".repeat(60), ")".repeat(60))});
+            let schema_body = nested(
+                (MAX_SCHEMA_DEPTH - 6) / 3,
+                leaf,
+                |s| json!({"anyOf": [{"type": "string"}, {"type": "array", "items": s}]}),
+            );
+            let schema = json!({"properties": {"a": {"not": {"not": schema_body}}}});
+            let compiled = compile_json(&schema).unwrap_or_else(|e| panic!("{e:?}"));
+            let arguments = json!({"a": nested(MAX_ARGUMENT_DEPTH + 1, json!("a"), |v| json!([v]))});
+            validate(&compiled, JsonRef::from(&arguments))
+                .err()
+                .map(|e| e.to_string())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let outcome = handle
+        .join()
+        .unwrap_or_else(|_| panic!("stack overflow or panic"));
+    assert!(outcome.is_some());
+}
+
+#[test]
+fn errors_report_terms_as_written() {
+    let schema = json!({"properties": {"a": {"type": ["string", "null"]}, "n": {"minimum": 1.5}}});
+    let compiled = compile_json(&schema).unwrap_or_else(|e| panic!("{e:?}"));
+    let arguments = json!({"a": 1});
+    match validate(&compiled, JsonRef::from(&arguments)) {
+        Err(ArgumentError::WrongType { expected, .. }) => assert_eq!(
+            expected,
+            crate::value::Datum::List(vec![
+                crate::value::Datum::Binary(Box::from(&b"string"[..])),
+                crate::value::Datum::Binary(Box::from(&b"null"[..]))
+            ])
+        ),
+        other => panic!("{other:?}"),
+    }
+    let arguments = json!({"n": 1});
+    match validate(&compiled, JsonRef::from(&arguments)) {
+        Err(ArgumentError::BelowMinimum { limit, .. }) => {
+            assert_eq!(
+                limit,
+                crate::value::Datum::Number(crate::value::Number::Float(1.5))
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
