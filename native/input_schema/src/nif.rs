@@ -7,7 +7,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rustler::types::atom;
 use rustler::{Encoder, Env, ResourceArc, Term};
 
-use crate::term::{argument_error, error_struct, schema_error, BeamTerm};
+use crate::decode;
+use crate::term::{argument_error, error_struct, json_error, schema_error, BeamTerm};
 use input_schema_core::error::{Class, SchemaError};
 use input_schema_core::schema::{self, CompiledSchema};
 use input_schema_core::validate;
@@ -101,5 +102,21 @@ fn validate_compiled<'a>(env: Env<'a>, compiled: Term<'a>, arguments: Term<'a>) 
             return schema_failure(env, SchemaError::NotMaps);
         }
         check_arguments(env, &resource.schema, arguments)
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn decode_json<'a>(env: Env<'a>, text: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let Ok(bytes) = text.decode::<rustler::Binary>() else {
+            return error_tuple(
+                env,
+                error_struct(env, Class::Validation, "JSON text must be a binary", &[]),
+            );
+        };
+        match decode::decode(env, bytes.as_slice()) {
+            Ok(term) => (atom::ok(), term).encode(env),
+            Err(error) => error_tuple(env, json_error(env, &error)),
+        }
     })
 }

@@ -20,6 +20,8 @@ mod keys {
         property,
         reason,
         match_limit,
+        line,
+        column,
         validation,
         unsupported_capability,
         execution_failure,
@@ -246,4 +248,13 @@ pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<BeamTerm<'a>>) -> 
         _ => {}
     }
     error_struct(env, error.class(), &message, &details)
+}
+
+pub fn json_error<'a>(env: Env<'a>, error: &crate::decode::JsonError) -> Term<'a> {
+    let details = [
+        (keys::line(), error.line.encode(env)),
+        (keys::column(), error.column.encode(env)),
+        (keys::reason(), binary(env, error.reason.as_bytes())),
+    ];
+    error_struct(env, Class::Validation, "invalid JSON", &details)
 }

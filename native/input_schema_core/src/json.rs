@@ -20,14 +20,18 @@ impl<'a> From<&'a Json> for JsonRef<'a> {
     }
 }
 
-fn number(n: &serde_json::Number) -> Number {
+/// A JSON number as the BEAM would hold it: integers of any size stay
+/// integers, anything with a fraction or exponent is a float. `None` for a
+/// float outside the `f64` range.
+pub fn number(n: &serde_json::Number) -> Option<Number> {
     if let Some(i) = n.as_i64() {
-        Number::Int(i)
-    } else if let Some(u) = n.as_u64() {
-        Number::from_big(BigInt::from(u))
-    } else {
-        Number::Float(n.as_f64().unwrap_or(0.0))
+        return Some(Number::Int(i));
     }
+    let text = n.to_string();
+    if !text.contains(['.', 'e', 'E']) {
+        return text.parse::<BigInt>().ok().map(Number::from_big);
+    }
+    n.as_f64().filter(|f| f.is_finite()).map(Number::Float)
 }
 
 pub struct Items<'a>(std::slice::Iter<'a, Json>);
@@ -61,7 +65,7 @@ impl<'a> Value<'a> for JsonRef<'a> {
             JsonRef::Value(v) => match v {
                 Json::Null => Shape::Nil,
                 Json::Bool(b) => Shape::Bool(*b),
-                Json::Number(n) => Shape::Number(number(n)),
+                Json::Number(n) => number(n).map_or(Shape::Other, Shape::Number),
                 Json::String(s) => Shape::Binary(s.as_bytes()),
                 Json::Array(_) => Shape::List,
                 Json::Object(_) => Shape::Map,

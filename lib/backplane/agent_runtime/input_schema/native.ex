@@ -44,4 +44,5 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def validate(_schema, _arguments), do: :erlang.nif_error(not_loaded())
   def compile(_schema), do: :erlang.nif_error(not_loaded())
   def validate_compiled(_compiled, _arguments), do: :erlang.nif_error(not_loaded())
+  def decode_json(_text), do: :erlang.nif_error(not_loaded())
 end
