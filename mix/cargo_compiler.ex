@@ -45,7 +45,11 @@ defmodule Mix.Tasks.Compile.InputSchemaNative do
     Mix.shell().info("Compiling NIF crate #{@crate} (cargo build --release)")
 
     args = ["build", "--release", "--locked", "-p", @crate, "--color", "never"]
-    args = if File.exists?(Path.join(root, "Cargo.lock")), do: args, else: List.delete(args, "--locked")
+
+    args =
+      if File.exists?(Path.join(root, "Cargo.lock")),
+        do: args,
+        else: List.delete(args, "--locked")
 
     case System.cmd(cargo, args, cd: root, stderr_to_stdout: true, into: IO.stream(:stdio, :line)) do
       {_, 0} ->

@@ -37,7 +37,8 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
     {path, reason} =
       :persistent_term.get({__MODULE__, :load_error}, {library_path(), :not_attempted})
 
-    {:nif_not_loaded, "InputSchema NIF library #{path}.so could not be loaded: #{inspect(reason)}"}
+    {:nif_not_loaded,
+     "InputSchema NIF library #{path}.so could not be loaded: #{inspect(reason)}"}
   end
 
   def validate_schema(_schema), do: :erlang.nif_error(not_loaded())
