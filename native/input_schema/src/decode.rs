@@ -10,7 +10,7 @@ use serde_json::Value as Json;
 use input_schema_core::json::number;
 use input_schema_core::value::Number;
 
-// Depth: serde_json refuses text nested deeper than 128 arrays or objects
+// Depth: serde_json refuses text nesting 128 or more arrays or objects
 // ("recursion limit exceeded"), which also bounds `to_term`'s recursion.
 
 /// Why JSON text was refused: a reason and where (1-based line and column).

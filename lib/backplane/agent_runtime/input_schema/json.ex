@@ -2,8 +2,8 @@ defmodule Backplane.AgentRuntime.InputSchema.JSON do
   @moduledoc """
   Decodes JSON text into the terms an Elixir host would have: string keys,
   integers of any size, floats, `nil`, booleans. Decoding runs in Rust
-  (`serde_json`) on a dirty scheduler; text nested deeper than 128 arrays or
-  objects is refused.
+  (`serde_json`) on a dirty scheduler; text nesting 128 or more arrays or
+  objects is refused (serde_json's recursion limit).
 
       iex> Backplane.AgentRuntime.InputSchema.JSON.decode(~s({"a": [1, 2.5, null, true, 123456789012345678901234567890]}))
       {:ok, %{"a" => [1, 2.5, nil, true, 123456789012345678901234567890]}}

@@ -1,0 +1,221 @@
+defmodule Backplane.AgentRuntime.InputSchema.HostileTest do
+  @moduledoc "Contract section 6: any term in, a result out; never a raise or a crash."
+  use ExUnit.Case, async: true
+
+  import Backplane.AgentRuntime.ContractAssertions
+  import Backplane.AgentRuntime.ContractCases, only: [prop: 1, nested_list: 2]
+
+  alias Backplane.AgentRuntime.InputSchema
+
+  @too_deep_schema {:validation, "tool schema nesting exceeds the supported depth", %{}}
+
+  defp nested_map(0, leaf), do: leaf
+  defp nested_map(depth, leaf), do: nested_map(depth - 1, %{"a" => leaf})
+
+  defp nested_schema(0, leaf, _wrap), do: leaf
+  defp nested_schema(depth, leaf, wrap), do: nested_schema(depth - 1, wrap.(leaf), wrap)
+
+  test "schemas nested a million levels deep" do
+    for wrap <- [
+          &%{"properties" => %{"a" => &1}},
+          &%{"items" => &1},
+          &%{"not" => &1},
+          &%{"oneOf" => [&1]},
+          &%{"anyOf" => [%{}, &1]},
+          &%{"additionalProperties" => &1}
+        ] do
+      schema = nested_schema(1_000_000, %{}, wrap)
+      assert_result(InputSchema.validate_schema(schema), @too_deep_schema)
+      assert_result(InputSchema.validate(schema, %{}), @too_deep_schema)
+      assert_result(InputSchema.compile(schema), @too_deep_schema)
+    end
+
+    assert_result(
+      InputSchema.validate_schema(prop(%{"enum" => [nested_list(1_000_000, 1)]})),
+      @too_deep_schema
+    )
+
+    assert_result(
+      InputSchema.validate_schema(prop(%{"const" => nested_map(1_000_000, 1)})),
+      @too_deep_schema
+    )
+
+    assert_result(
+      InputSchema.validate_schema(prop(%{"default" => nested_map(1_000_000, 1)})),
+      :ok
+    )
+  end
+
+  test "arguments nested a million levels deep" do
+    deep_list = nested_list(1_000_000, "x")
+    deep_map = nested_map(1_000_000, "x")
+
+    depth_error = fn path ->
+      {:execution_failure, "tool argument nesting exceeds the supported depth", %{path: path}}
+    end
+
+    items = Enum.reduce(1..90, %{}, fn _, s -> %{"items" => s} end)
+
+    assert_result(
+      InputSchema.validate(prop(items), %{"a" => deep_list}),
+      depth_error.("$arguments.a" <> String.duplicate("[0]", 64))
+    )
+
+    additional = Enum.reduce(1..90, %{}, fn _, s -> %{"additionalProperties" => s} end)
+
+    assert_result(
+      InputSchema.validate(additional, deep_map),
+      depth_error.("$arguments" <> String.duplicate(".a", 65))
+    )
+
+    # Equality stops at the choice's depth; unconstrained values are not walked.
+    assert_result(
+      InputSchema.validate(prop(%{"enum" => [[[["x"]]]]}), %{"a" => deep_list}),
+      {:validation, "tool argument is not an allowed enum value", %{path: "$arguments.a"}}
+    )
+
+    assert_result(InputSchema.validate(prop(%{"type" => "array"}), %{"a" => deep_list}), :ok, %{
+      "a" => deep_list
+    })
+
+    assert_result(InputSchema.validate(%{}, deep_map), :ok, deep_map)
+  end
+
+  test "odd keys in schemas" do
+    for key <- [self(), make_ref(), fn -> :ok end, 1.5, {:a}, [], %{}, <<1::3>>] do
+      assert_result(
+        InputSchema.validate_schema(%{key => 1}),
+        {:unsupported_capability, "schema keyword is unsupported", %{keyword: key}}
+      )
+
+      assert_result(
+        InputSchema.validate_schema(%{"properties" => %{key => %{}}}),
+        {:validation, "schema property names must be strings or atoms", %{}}
+      )
+    end
+  end
+
+  test "terms outside JSON as schema values" do
+    for value <- [self(), make_ref(), fn -> :ok end, {1}, <<1::3>>, 2 ** 1000] do
+      assert_result(
+        InputSchema.validate_schema(prop(%{"type" => value})),
+        {:validation, "schema type must be a supported type or non-empty unique list", %{}}
+      )
+
+      assert_result(
+        InputSchema.validate_schema(prop(%{"enum" => [value]})),
+        if(is_integer(value),
+          do: :ok,
+          else: {:validation, "schema enum must be a list of JSON values", %{}}
+        )
+      )
+
+      assert_result(
+        InputSchema.validate_schema(prop(%{"items" => value})),
+        {:validation, "schema items must be a schema map", %{}}
+      )
+    end
+  end
+
+  test "terms outside JSON as arguments" do
+    for value <- [
+          self(),
+          make_ref(),
+          fn -> :ok end,
+          {1, 2},
+          <<1::3>>,
+          :atom,
+          2 ** 100_000,
+          -(2 ** 100_000)
+        ] do
+      arguments = %{"a" => value}
+      assert_result(InputSchema.validate(prop(%{}), arguments), :ok, arguments)
+
+      assert {:error, %{message: "tool argument has the wrong type"}} =
+               InputSchema.validate(prop(%{"type" => "string"}), arguments)
+    end
+
+    huge = 2 ** 100_000
+
+    assert_result(
+      InputSchema.validate(prop(%{"maximum" => 1.0e308}), %{"a" => huge}),
+      {:validation, "tool argument is above the maximum",
+       %{path: "$arguments.a", maximum: 1.0e308}}
+    )
+
+    assert_result(
+      InputSchema.validate(prop(%{"minimum" => huge}), %{"a" => huge - 1}),
+      {:validation, "tool argument is below the minimum", %{path: "$arguments.a", minimum: huge}}
+    )
+  end
+
+  test "large inputs" do
+    list = Enum.map(1..1_000_000, &%{"id" => &1})
+
+    schema =
+      prop(%{
+        "type" => "array",
+        "items" => %{
+          "type" => "object",
+          "required" => ["id"],
+          "properties" => %{"id" => %{"type" => "integer", "minimum" => 1}}
+        }
+      })
+
+    assert_result(InputSchema.validate(schema, %{"a" => list}), :ok, %{"a" => list})
+
+    map = Map.new(1..100_000, &{"k#{&1}", &1})
+
+    assert_result(
+      InputSchema.validate(%{"additionalProperties" => %{"type" => "integer"}}, map),
+      :ok,
+      map
+    )
+
+    assert_result(
+      InputSchema.validate(
+        %{"additionalProperties" => %{"type" => "integer"}},
+        Map.put(map, "k50000", "x")
+      ),
+      {:validation, "tool argument has the wrong type",
+       %{path: "$arguments.k50000", type: "integer"}}
+    )
+
+    wide = %{
+      "properties" => Map.new(1..10_000, &{"p#{&1}", %{"type" => "integer"}}),
+      "required" => ["p9999"]
+    }
+
+    assert InputSchema.validate_schema(wide) == :ok
+
+    assert_result(
+      InputSchema.validate(wide, %{"p9999" => "x"}),
+      {:validation, "tool argument has the wrong type",
+       %{path: "$arguments.p9999", type: "integer"}}
+    )
+
+    string = String.duplicate("a", 100_000_000)
+
+    assert_result(
+      InputSchema.validate(
+        prop(%{"type" => "string", "minLength" => 100_000_000, "pattern" => "^a+$"}),
+        %{"a" => string}
+      ),
+      :ok,
+      %{"a" => string}
+    )
+  end
+
+  test "a process killed while validating leaves the VM and the schema usable" do
+    {:ok, compiled} = InputSchema.compile(prop(%{"items" => %{"pattern" => "^[a-z]+$"}}))
+    big = %{"a" => List.duplicate("abc", 2_000_000)}
+
+    for _ <- 1..5 do
+      pid = spawn(fn -> InputSchema.validate(compiled, big) end)
+      Process.sleep(5)
+      Process.exit(pid, :kill)
+    end
+
+    assert {:ok, _} = InputSchema.validate(compiled, %{"a" => ["x"]})
+  end
+end
