@@ -37,6 +37,17 @@ defmodule Backplane.AgentRuntime.InputSchema do
   @spec validate_schema(term()) :: :ok | {:error, Error.t()}
   def validate_schema(schema), do: Native.validate_schema(schema)
 
+  @typedoc """
+  Options of `validate/3`:
+
+    * `errors: :first` (the default) returns the first failure in the
+      contract's order, exactly as `validate/2`.
+    * `errors: :all` walks on after failures and returns the first failure
+      with `details.errors` listing every failure (each
+      `%{class: _, message: _, details: _}`), in document order, at most 64.
+  """
+  @type option :: {:errors, :first | :all}
+
   @doc """
   Validates `arguments` against `schema` (a schema map or a compiled schema)
   and returns the identical arguments term, or the first failure.
@@ -47,12 +58,37 @@ defmodule Backplane.AgentRuntime.InputSchema do
       iex> {:error, error} = Backplane.AgentRuntime.InputSchema.validate(schema, %{"limit" => 0})
       iex> {error.message, error.details}
       {"tool argument is below the minimum", %{path: "$arguments.limit", minimum: 1}}
-  """
-  @spec validate(schema() | Compiled.t() | nil, term()) :: {:ok, term()} | {:error, Error.t()}
-  def validate(%Compiled{resource: resource}, arguments),
-    do: Native.validate_compiled(resource, arguments)
 
-  def validate(schema, arguments), do: Native.validate(schema, arguments)
+  With `errors: :all`, every failure is listed so a caller can repair the
+  call in one round trip:
+
+      iex> schema = %{"required" => ["q"], "properties" => %{"n" => %{"type" => "integer"}}}
+      iex> {:error, error} = Backplane.AgentRuntime.InputSchema.validate(schema, %{"n" => "x"}, errors: :all)
+      iex> error.message
+      "required tool argument is missing"
+      iex> Enum.map(error.details.errors, & &1.details)
+      [%{path: "$arguments", property: "q"}, %{path: "$arguments.n", type: "integer"}]
+  """
+  @spec validate(schema() | Compiled.t() | nil, term(), [option()]) ::
+          {:ok, term()} | {:error, Error.t()}
+  def validate(schema, arguments, opts \\ []) do
+    all_errors = Keyword.get(opts, :errors, :first) == :all
+
+    case schema do
+      %Compiled{resource: resource} -> Native.validate_compiled(resource, arguments, all_errors)
+      schema -> Native.validate(schema, arguments, all_errors)
+    end
+  end
+
+  @doc """
+  Like `validate_schema/1`, with where the problem is: a JSON Pointer into
+  the schema (`"/properties/limit/minimum"`). For catalog tooling.
+
+      iex> Backplane.AgentRuntime.InputSchema.locate_schema_error(%{"properties" => %{"n" => %{"minimum" => "1"}}})
+      {:error, %Backplane.AgentRuntime.Error{class: :validation, message: "schema minimum must be a number"}, "/properties/n/minimum"}
+  """
+  @spec locate_schema_error(term()) :: :ok | {:error, Error.t(), String.t()}
+  def locate_schema_error(schema), do: Native.check_schema(schema)
 
   @doc """
   Checks and compiles a schema once, for many `validate/2` calls. The result

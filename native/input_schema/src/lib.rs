@@ -4,6 +4,7 @@
 //! contract's terms (`nif.rs`). The only crate that uses `rustler`.
 
 mod decode;
+mod encode;
 mod nif;
 mod term;
 

@@ -7,8 +7,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rustler::types::atom;
 use rustler::{Encoder, Env, ResourceArc, Term};
 
-use crate::decode;
-use crate::term::{argument_error, error_struct, json_error, schema_error, BeamTerm};
+use crate::term::{argument_error, argument_errors, error_struct, json_error, schema_error, BeamTerm};
+use crate::{decode, encode};
 use input_schema_core::error::{Class, SchemaError};
 use input_schema_core::schema::{self, CompiledSchema};
 use input_schema_core::validate;
@@ -48,11 +48,22 @@ fn is_map(term: Term<'_>) -> bool {
     BeamTerm(term).shape() == Shape::Map
 }
 
-/// Validates `arguments` (a map) against a compiled schema.
-fn check_arguments<'a>(env: Env<'a>, schema: &CompiledSchema, arguments: Term<'a>) -> Term<'a> {
-    match validate::validate(schema, BeamTerm(arguments)) {
+/// Validates `arguments` (a map) against a compiled schema: the first error,
+/// or every error up to the cap.
+fn check_arguments<'a>(
+    env: Env<'a>,
+    schema: &CompiledSchema,
+    arguments: Term<'a>,
+    all_errors: bool,
+) -> Term<'a> {
+    let outcome = if all_errors {
+        validate::validate_all(schema, BeamTerm(arguments)).map_err(|errors| argument_errors(env, &errors))
+    } else {
+        validate::validate(schema, BeamTerm(arguments)).map_err(|error| argument_error(env, &error))
+    };
+    match outcome {
         Ok(()) => (atom::ok(), arguments).encode(env),
-        Err(error) => error_tuple(env, argument_error(env, &error)),
+        Err(error) => error_tuple(env, error),
     }
 }
 
@@ -60,12 +71,12 @@ fn check_arguments<'a>(env: Env<'a>, schema: &CompiledSchema, arguments: Term<'a
 fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     guarded(env, || match schema::compile(BeamTerm(schema)) {
         Ok(_) => atom::ok().encode(env),
-        Err(error) => schema_failure(env, error),
+        Err(failure) => schema_failure(env, failure.error),
     })
 }
 
 #[rustler::nif(schedule = "DirtyCpu")]
-fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>) -> Term<'a> {
+fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
     guarded(env, || {
         if BeamTerm(schema).shape() == Shape::Nil {
             return schema_failure(env, SchemaError::SchemaRequired);
@@ -74,8 +85,8 @@ fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>) -> Term<'a>
             return schema_failure(env, SchemaError::NotMaps);
         }
         match schema::compile(BeamTerm(schema)) {
-            Ok(compiled) => check_arguments(env, &compiled, arguments),
-            Err(error) => schema_failure(env, error),
+            Ok(compiled) => check_arguments(env, &compiled, arguments, all_errors),
+            Err(failure) => schema_failure(env, failure.error),
         }
     })
 }
@@ -88,12 +99,17 @@ fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
             ResourceArc::new(CompiledResource { schema: compiled }),
         )
             .encode(env),
-        Err(error) => schema_failure(env, error),
+        Err(failure) => schema_failure(env, failure.error),
     })
 }
 
 #[rustler::nif(schedule = "DirtyCpu")]
-fn validate_compiled<'a>(env: Env<'a>, compiled: Term<'a>, arguments: Term<'a>) -> Term<'a> {
+fn validate_compiled<'a>(
+    env: Env<'a>,
+    compiled: Term<'a>,
+    arguments: Term<'a>,
+    all_errors: bool,
+) -> Term<'a> {
     guarded(env, || {
         let Ok(resource) = compiled.decode::<ResourceArc<CompiledResource>>() else {
             return schema_failure(env, SchemaError::NotMaps);
@@ -101,7 +117,7 @@ fn validate_compiled<'a>(env: Env<'a>, compiled: Term<'a>, arguments: Term<'a>) 
         if !is_map(arguments) {
             return schema_failure(env, SchemaError::NotMaps);
         }
-        check_arguments(env, &resource.schema, arguments)
+        check_arguments(env, &resource.schema, arguments, all_errors)
     })
 }
 
@@ -118,5 +134,28 @@ fn decode_json<'a>(env: Env<'a>, text: Term<'a>) -> Term<'a> {
             Ok(term) => (atom::ok(), term).encode(env),
             Err(error) => error_tuple(env, json_error(env, &error)),
         }
+    })
+}
+
+/// Like `validate_schema`, with the error's location as a JSON Pointer into
+/// the schema: `:ok` or `{:error, error, pointer}`. For the catalog checker.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn check_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
+    guarded(env, || match schema::compile(BeamTerm(schema)) {
+        Ok(_) => atom::ok().encode(env),
+        Err(failure) => (
+            atom::error(),
+            schema_error(env, &failure.error),
+            failure.pointer.as_str(),
+        )
+            .encode(env),
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn encode_json<'a>(env: Env<'a>, value: Term<'a>) -> Term<'a> {
+    guarded(env, || match encode::encode(value) {
+        Ok(text) => (atom::ok(), text.as_str()).encode(env),
+        Err(message) => error_tuple(env, error_struct(env, Class::Validation, message, &[])),
     })
 }

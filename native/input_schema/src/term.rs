@@ -21,6 +21,8 @@ mod keys {
         reason,
         match_limit,
         line,
+        errors,
+        pointer,
         column,
         validation,
         unsupported_capability,
@@ -56,12 +58,28 @@ impl<'a> Iterator for Items<'a> {
     }
 }
 
-pub struct Entries<'a>(Option<MapIterator<'a>>);
+/// Maps of up to this many keys are flat (keys sorted); larger ones are hash
+/// array mapped tries (`MAP_SMALL_MAP_LIMIT` in the runtime's `erl_map.h`).
+const FLATMAP_LIMIT: usize = 32;
+
+/// A map's entries in `Map.keys/1` order. The NIF iterator walks a flat map
+/// in that order but a hash map in the reverse of it (`maps:keys/1` builds
+/// its list by prepending), so large maps are walked from the last entry.
+pub struct Entries<'a> {
+    iterator: Option<MapIterator<'a>>,
+    backward: bool,
+}
 
 impl<'a> Iterator for Entries<'a> {
     type Item = (BeamTerm<'a>, BeamTerm<'a>);
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.as_mut()?.next().map(|(k, v)| (BeamTerm(k), BeamTerm(v)))
+        let iterator = self.iterator.as_mut()?;
+        let entry = if self.backward {
+            iterator.next_back()
+        } else {
+            iterator.next()
+        };
+        entry.map(|(k, v)| (BeamTerm(k), BeamTerm(v)))
     }
 }
 
@@ -118,7 +136,10 @@ impl<'a> Value<'a> for BeamTerm<'a> {
     }
 
     fn map_entries(self) -> Entries<'a> {
-        Entries(MapIterator::new(self.0))
+        Entries {
+            iterator: MapIterator::new(self.0),
+            backward: self.map_len() > FLATMAP_LIMIT,
+        }
     }
 
     fn map_len(self) -> usize {
@@ -223,8 +244,8 @@ pub fn schema_error<'a>(env: Env<'a>, error: &SchemaError<BeamTerm<'a>>) -> Term
     error_struct(env, error.class(), &message, &details)
 }
 
-pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<BeamTerm<'a>>) -> Term<'a> {
-    let message = error.to_string();
+/// The details of one argument error, as `(key, term)` pairs.
+fn argument_details<'a>(env: Env<'a>, error: &ArgumentError<BeamTerm<'a>>) -> Vec<(Atom, Term<'a>)> {
     let mut details: Vec<(Atom, Term<'a>)> = vec![(keys::path(), binary(env, error.path()))];
     match error {
         ArgumentError::WrongType { expected, .. } => details.push((keys::type_(), datum(env, expected))),
@@ -247,7 +268,53 @@ pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<BeamTerm<'a>>) -> 
         ArgumentError::PatternLimit { .. } => details.push((keys::reason(), keys::match_limit().encode(env))),
         _ => {}
     }
-    error_struct(env, error.class(), &message, &details)
+    details
+}
+
+pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<BeamTerm<'a>>) -> Term<'a> {
+    error_struct(
+        env,
+        error.class(),
+        &error.to_string(),
+        &argument_details(env, error),
+    )
+}
+
+/// An all-errors report: the first error as `validate/2` returns it, with
+/// `details.errors` listing every error as `%{class, message, details}`.
+pub fn argument_errors<'a>(env: Env<'a>, errors: &[ArgumentError<BeamTerm<'a>>]) -> Term<'a> {
+    let listed: Vec<Term<'a>> = errors
+        .iter()
+        .map(|error| {
+            let details = argument_details(env, error);
+            let keys_: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
+            let values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
+            let details =
+                Term::map_from_term_arrays(env, &keys_, &values).unwrap_or_else(|_| Term::map_new(env));
+            let keys_ = [
+                keys::class().encode(env),
+                keys::message().encode(env),
+                keys::details().encode(env),
+            ];
+            let values = [
+                class_atom(error.class()).encode(env),
+                binary(env, error.to_string().as_bytes()),
+                details,
+            ];
+            Term::map_from_term_arrays(env, &keys_, &values).unwrap_or_else(|_| Term::map_new(env))
+        })
+        .collect();
+    let Some(first) = errors.first() else {
+        return error_struct(
+            env,
+            Class::ExecutionFailure,
+            "tool argument validation failed",
+            &[],
+        );
+    };
+    let mut details = argument_details(env, first);
+    details.push((keys::errors(), listed.encode(env)));
+    error_struct(env, first.class(), &first.to_string(), &details)
 }
 
 pub fn json_error<'a>(env: Env<'a>, error: &crate::decode::JsonError) -> Term<'a> {

@@ -3,6 +3,7 @@
 //! Paths and error details are built only when a check fails, and
 //! composition branches are asked "does it match?" without building errors.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 use crate::error::ArgumentError;
@@ -78,31 +79,87 @@ impl<'p, 'a, V: Value<'a>> Path<'p, V> {
 enum Failure<V> {
     /// A branch probe found a `:validation` failure; nothing was built.
     Mismatch,
+    /// The first failure of a first-error walk, or an aborting failure.
     Error(Box<ArgumentError<V>>),
+    /// An all-errors walk reached its cap.
+    Full,
 }
 
 type Check<V> = Result<(), Failure<V>>;
 
-/// Validates arguments (already known to be a map) against a compiled schema.
-pub fn validate<'a, V: Value<'a>>(schema: &CompiledSchema, arguments: V) -> Result<(), ArgumentError<V>> {
-    let root = Path {
+/// Most failures an all-errors walk collects: enough for an agent to repair
+/// a call in one round trip, bounded so a huge argument cannot make the
+/// report (and the BEAM term built from it) huge.
+pub const MAX_ERRORS: usize = 64;
+
+fn root_path<'p, 'a, V: Value<'a>>() -> Path<'p, V> {
+    Path {
         parent: None,
         segment: Segment::Root,
-    };
-    match (Walk { probe: false }).check(&schema.root, arguments, &root, 0) {
-        Ok(()) => Ok(()),
-        Err(Failure::Error(error)) => Err(*error),
-        // A full walk reports every failure as an error; should that ever
-        // not hold, refuse the arguments rather than accept them.
-        Err(Failure::Mismatch) => Err(ArgumentError::NoAnyOfMatch { path: root.render() }),
     }
 }
 
-/// One walk over the arguments: a full walk builds errors, a probe (inside
-/// `anyOf`, `oneOf`, `not`) only reports whether the value matches.
+/// Validates arguments (already known to be a map) against a compiled
+/// schema; the first failure in the contract's order.
+pub fn validate<'a, V: Value<'a>>(schema: &CompiledSchema, arguments: V) -> Result<(), ArgumentError<V>> {
+    let root = root_path();
+    match (Walk { mode: Mode::First }).check(&schema.root, arguments, &root, 0) {
+        Ok(()) => Ok(()),
+        Err(Failure::Error(error)) => Err(*error),
+        // A first-error walk reports every failure as an error; should that
+        // ever not hold, refuse the arguments rather than accept them.
+        Err(Failure::Mismatch | Failure::Full) => Err(ArgumentError::NoAnyOfMatch { path: root.render() }),
+    }
+}
+
+/// Validates arguments and collects every failure, in document order, up to
+/// [`MAX_ERRORS`]. The first is the one [`validate`] returns. An aborting
+/// failure ends the walk and is the last one listed.
+pub fn validate_all<'a, V: Value<'a>>(
+    schema: &CompiledSchema,
+    arguments: V,
+) -> Result<(), Vec<ArgumentError<V>>> {
+    let root = root_path();
+    let collector = RefCell::new(Vec::new());
+    let outcome = (Walk {
+        mode: Mode::Collect(&collector),
+    })
+    .check(&schema.root, arguments, &root, 0);
+    let mut errors = collector.into_inner();
+    match outcome {
+        Ok(()) | Err(Failure::Full) => {}
+        Err(Failure::Error(error)) => errors.push(*error),
+        Err(Failure::Mismatch) => errors.push(ArgumentError::NoAnyOfMatch { path: root.render() }),
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// What a walk does with a `:validation` failure.
+enum Mode<'c, V> {
+    /// Build it and stop (`validate`).
+    First,
+    /// Stop without building anything (composition branches).
+    Probe,
+    /// Build it, keep it, and go on (`validate_all`).
+    Collect(&'c RefCell<Vec<ArgumentError<V>>>),
+}
+
+impl<V> Clone for Mode<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for Mode<'_, V> {}
+
+/// One walk over the arguments.
 #[derive(Clone, Copy)]
-struct Walk {
-    probe: bool,
+struct Walk<'c, V> {
+    mode: Mode<'c, V>,
 }
 
 /// The type of a value, as a `TypeSet` bit.
@@ -123,22 +180,32 @@ fn number_datum(n: &Number) -> Datum {
     Datum::Number(n.clone())
 }
 
-impl Walk {
-    /// A `:validation` failure: built in a full walk, a bare mismatch in a probe.
-    fn fail<V>(self, error: impl FnOnce() -> ArgumentError<V>) -> Failure<V> {
-        if self.probe {
-            Failure::Mismatch
-        } else {
-            Failure::Error(Box::new(error()))
+impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
+    /// A `:validation` failure: ends a first-error walk with the error, ends
+    /// a probe with a bare mismatch, and is recorded by an all-errors walk,
+    /// which goes on until its cap.
+    fn report(self, error: impl FnOnce() -> ArgumentError<V>) -> Check<V> {
+        match self.mode {
+            Mode::First => Err(Failure::Error(Box::new(error()))),
+            Mode::Probe => Err(Failure::Mismatch),
+            Mode::Collect(errors) => {
+                let mut errors = errors.borrow_mut();
+                errors.push(error());
+                if errors.len() >= MAX_ERRORS {
+                    Err(Failure::Full)
+                } else {
+                    Ok(())
+                }
+            }
         }
     }
 
     /// An aborting failure: always built, it ends the whole validation.
-    fn abort<V>(error: ArgumentError<V>) -> Failure<V> {
+    fn abort(error: ArgumentError<V>) -> Failure<V> {
         Failure::Error(Box::new(error))
     }
 
-    fn check<'a, V: Value<'a>>(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+    fn check(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         if depth > MAX_ARGUMENT_DEPTH {
             return Err(Self::abort(ArgumentError::TooDeep { path: path.render() }));
         }
@@ -146,20 +213,22 @@ impl Walk {
 
         if let Some(types) = &node.types {
             if !types.set.intersects(type_of(&shape)) {
-                return Err(self.fail(|| ArgumentError::WrongType {
+                self.report(|| ArgumentError::WrongType {
                     path: path.render(),
                     expected: types.written.clone(),
-                }));
+                })?;
+                // The value's other keywords assume the type: nothing more to check here.
+                return Ok(());
             }
         }
         if let Some(choices) = &node.choices {
             if !choices.iter().any(|choice| equals(value, choice)) {
-                return Err(self.fail(|| ArgumentError::NotInEnum { path: path.render() }));
+                self.report(|| ArgumentError::NotInEnum { path: path.render() })?;
             }
         }
         if let Some(constant) = &node.constant {
             if !equals(value, constant) {
-                return Err(self.fail(|| ArgumentError::NotConst { path: path.render() }));
+                self.report(|| ArgumentError::NotConst { path: path.render() })?;
             }
         }
 
@@ -187,7 +256,7 @@ impl Walk {
                 }
             }
             if !matched {
-                return Err(self.fail(|| ArgumentError::NoAnyOfMatch { path: path.render() }));
+                self.report(|| ArgumentError::NoAnyOfMatch { path: path.render() })?;
             }
         }
         if !node.one_of.is_empty() {
@@ -201,12 +270,12 @@ impl Walk {
                 }
             }
             if matches != 1 {
-                return Err(self.fail(|| ArgumentError::NotExactlyOneOf { path: path.render() }));
+                self.report(|| ArgumentError::NotExactlyOneOf { path: path.render() })?;
             }
         }
         if let Some(negated) = &node.not {
             if Walk::probe_branch(negated, value, path, depth)? {
-                return Err(self.fail(|| ArgumentError::MatchesNot { path: path.render() }));
+                self.report(|| ArgumentError::MatchesNot { path: path.render() })?;
             }
         }
         Ok(())
@@ -214,13 +283,8 @@ impl Walk {
 
     /// Whether a branch accepts the value. Aborting errors propagate as they
     /// are; only a `:validation` failure is a mismatch.
-    fn probe_branch<'a, V: Value<'a>>(
-        branch: &Node,
-        value: V,
-        path: &Path<'_, V>,
-        depth: usize,
-    ) -> Result<bool, Failure<V>> {
-        match (Walk { probe: true }).check(branch, value, path, depth) {
+    fn probe_branch(branch: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Result<bool, Failure<V>> {
+        match (Walk { mode: Mode::Probe }).check(branch, value, path, depth) {
             Ok(()) => Ok(true),
             Err(Failure::Mismatch) => Ok(false),
             Err(Failure::Error(error)) if !error.is_aborting() => Ok(false),
@@ -228,37 +292,37 @@ impl Walk {
         }
     }
 
-    fn check_number<'a, V: Value<'a>>(self, node: &Node, n: &Number, path: &Path<'_, V>) -> Check<V> {
+    fn check_number(self, node: &Node, n: &Number, path: &Path<'_, V>) -> Check<V> {
         if let Some(minimum) = &node.minimum {
             if n.compare(minimum) == Ordering::Less {
-                return Err(self.fail(|| ArgumentError::BelowMinimum {
+                self.report(|| ArgumentError::BelowMinimum {
                     path: path.render(),
                     limit: number_datum(minimum),
-                }));
+                })?;
             }
         }
         if let Some(maximum) = &node.maximum {
             if n.compare(maximum) == Ordering::Greater {
-                return Err(self.fail(|| ArgumentError::AboveMaximum {
+                self.report(|| ArgumentError::AboveMaximum {
                     path: path.render(),
                     limit: number_datum(maximum),
-                }));
+                })?;
             }
         }
         if let Some(bound) = &node.exclusive_minimum {
             if n.compare(bound) != Ordering::Greater {
-                return Err(self.fail(|| ArgumentError::NotAboveExclusiveMinimum {
+                self.report(|| ArgumentError::NotAboveExclusiveMinimum {
                     path: path.render(),
                     limit: number_datum(bound),
-                }));
+                })?;
             }
         }
         if let Some(bound) = &node.exclusive_maximum {
             if n.compare(bound) != Ordering::Less {
-                return Err(self.fail(|| ArgumentError::NotBelowExclusiveMaximum {
+                self.report(|| ArgumentError::NotBelowExclusiveMaximum {
                     path: path.render(),
                     limit: number_datum(bound),
-                }));
+                })?;
             }
         }
         Ok(())
@@ -266,7 +330,7 @@ impl Walk {
 
     /// Every binary is checked for UTF-8, whatever the schema: the old module
     /// counted the code points of every binary it met.
-    fn check_string<'a, V: Value<'a>>(self, node: &Node, bytes: &[u8], path: &Path<'_, V>) -> Check<V> {
+    fn check_string(self, node: &Node, bytes: &[u8], path: &Path<'_, V>) -> Check<V> {
         let Ok(text) = std::str::from_utf8(bytes) else {
             return Err(Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }));
         };
@@ -274,18 +338,18 @@ impl Walk {
             let length = text.chars().count() as u64;
             if let Some(min) = &node.min_length {
                 if length < min.value {
-                    return Err(self.fail(|| ArgumentError::TooShort {
+                    self.report(|| ArgumentError::TooShort {
                         path: path.render(),
                         limit: number_datum(&min.written),
-                    }));
+                    })?;
                 }
             }
             if let Some(max) = &node.max_length {
                 if length > max.value {
-                    return Err(self.fail(|| ArgumentError::TooLong {
+                    self.report(|| ArgumentError::TooLong {
                         path: path.render(),
                         limit: number_datum(&max.written),
-                    }));
+                    })?;
                 }
             }
         }
@@ -293,7 +357,7 @@ impl Walk {
             match pattern.search(text) {
                 Ok(true) => {}
                 Ok(false) => {
-                    return Err(self.fail(|| ArgumentError::PatternMismatch { path: path.render() }));
+                    self.report(|| ArgumentError::PatternMismatch { path: path.render() })?;
                 }
                 Err(_) => return Err(Self::abort(ArgumentError::PatternLimit { path: path.render() })),
             }
@@ -301,31 +365,25 @@ impl Walk {
         Ok(())
     }
 
-    fn check_array<'a, V: Value<'a>>(
-        self,
-        node: &Node,
-        value: V,
-        path: &Path<'_, V>,
-        depth: usize,
-    ) -> Check<V> {
+    fn check_array(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         let Some(length) = value.list_len() else {
             return Err(Self::abort(ArgumentError::ImproperList { path: path.render() }));
         };
         let length = length as u64;
         if let Some(min) = &node.min_items {
             if length < min.value {
-                return Err(self.fail(|| ArgumentError::TooFewItems {
+                self.report(|| ArgumentError::TooFewItems {
                     path: path.render(),
                     limit: number_datum(&min.written),
-                }));
+                })?;
             }
         }
         if let Some(max) = &node.max_items {
             if length > max.value {
-                return Err(self.fail(|| ArgumentError::TooManyItems {
+                self.report(|| ArgumentError::TooManyItems {
                     path: path.render(),
                     limit: number_datum(&max.written),
-                }));
+                })?;
             }
         }
         if let Some(items) = &node.items {
@@ -340,13 +398,7 @@ impl Walk {
     /// One pass over the argument map fills a slot per distinct name; then
     /// `required` (list order), `properties` (schema order) and the
     /// additional keys (argument order) are checked.
-    fn check_object<'a, V: Value<'a>>(
-        self,
-        rules: &ObjectRules,
-        value: V,
-        path: &Path<'_, V>,
-        depth: usize,
-    ) -> Check<V> {
+    fn check_object(self, rules: &ObjectRules, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         const INLINE: usize = 32;
         let slot_count = rules.slot_count();
         let needed = slot_count + rules.properties.len();
@@ -369,10 +421,10 @@ impl Walk {
 
         for required in &rules.required {
             if by_name.get(required.slot).copied().flatten().is_none() {
-                return Err(self.fail(|| ArgumentError::MissingRequired {
+                self.report(|| ArgumentError::MissingRequired {
                     path: path.render(),
                     property: required.name.clone(),
-                }));
+                })?;
             }
         }
 
@@ -393,10 +445,24 @@ impl Walk {
         };
         match &rules.additional {
             Additional::Allow => Ok(()),
-            Additional::Deny => Err(self.fail(|| ArgumentError::AdditionalNotAllowed {
-                path: path.render(),
-                key: first_extra,
-            })),
+            Additional::Deny => {
+                self.report(|| ArgumentError::AdditionalNotAllowed {
+                    path: path.render(),
+                    key: first_extra,
+                })?;
+                // Only an all-errors walk gets here: it lists the other
+                // additional keys too, in argument order.
+                let extras = value
+                    .map_entries()
+                    .filter(|(key, _)| !Self::is_named(rules, *key));
+                for (key, _) in extras.skip(1) {
+                    self.report(|| ArgumentError::AdditionalNotAllowed {
+                        path: path.render(),
+                        key,
+                    })?;
+                }
+                Ok(())
+            }
             Additional::Schema(schema) => {
                 for (key, item) in value.map_entries() {
                     if Self::is_named(rules, key) {
@@ -420,7 +486,7 @@ impl Walk {
 
     /// Records a key's value in its slot; returns whether the key is named
     /// by `properties` (so is not additional).
-    fn note_key<'a, V: Value<'a>>(
+    fn note_key(
         rules: &ObjectRules,
         key: V,
         item: V,
@@ -450,7 +516,7 @@ impl Walk {
         }
     }
 
-    fn is_named<'a, V: Value<'a>>(rules: &ObjectRules, key: V) -> bool {
+    fn is_named(rules: &ObjectRules, key: V) -> bool {
         match key.shape() {
             Shape::Binary(name) => rules.find(name).is_some_and(|(_, is_property)| is_property),
             Shape::Atom | Shape::Nil | Shape::Bool(_) => {
@@ -463,7 +529,7 @@ impl Walk {
 
     /// An atom key whose name is a property's string form (the slow path:
     /// the atom was not written in the schema).
-    fn atom_names_property<'a, V: Value<'a>>(rules: &ObjectRules, key: V) -> bool {
+    fn atom_names_property(rules: &ObjectRules, key: V) -> bool {
         key.atom_name()
             .and_then(|name| rules.find(name.as_bytes()))
             .is_some_and(|(_, is_property)| is_property)

@@ -18,4 +18,15 @@ defmodule Backplane.AgentRuntime.InputSchema.JSON do
   @doc "Decodes one JSON value; the error's details carry `line`, `column` and `reason`."
   @spec decode(binary()) :: {:ok, term()} | {:error, Error.t()}
   def decode(text), do: Native.decode_json(text)
+
+  @doc """
+  Encodes a report term as pretty-printed JSON: maps with atom or string
+  keys, lists, strings, numbers, booleans, `nil` (as `null`) and other atoms
+  (as strings).
+
+      iex> Backplane.AgentRuntime.InputSchema.JSON.encode(%{ok: [1, nil, :x]})
+      {:ok, "{\\n  \\"ok\\": [\\n    1,\\n    null,\\n    \\"x\\"\\n  ]\\n}"}
+  """
+  @spec encode(term()) :: {:ok, String.t()} | {:error, Error.t()}
+  def encode(term), do: Native.encode_json(term)
 end

@@ -42,8 +42,10 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   end
 
   def validate_schema(_schema), do: :erlang.nif_error(not_loaded())
-  def validate(_schema, _arguments), do: :erlang.nif_error(not_loaded())
+  def validate(_schema, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
   def compile(_schema), do: :erlang.nif_error(not_loaded())
-  def validate_compiled(_compiled, _arguments), do: :erlang.nif_error(not_loaded())
+  def validate_compiled(_compiled, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
+  def check_schema(_schema), do: :erlang.nif_error(not_loaded())
   def decode_json(_text), do: :erlang.nif_error(not_loaded())
+  def encode_json(_term), do: :erlang.nif_error(not_loaded())
 end

@@ -141,19 +141,95 @@ pub struct CompiledSchema {
 
 type Slots<V> = [Option<(V, bool)>; KEYWORD_COUNT];
 
-/// Checks a tool schema (a map) and compiles it. The root must be an object
-/// schema; then it is checked like every subschema.
-pub fn compile<'a, V: Value<'a>>(schema: V) -> Result<CompiledSchema, SchemaError<V>> {
-    if schema.shape() != Shape::Map {
-        return Err(SchemaError::SchemaNotMap);
-    }
-    let slots = keyword_slots(schema)?;
-    if let Some(type_value) = get(&slots, Keyword::Type) {
-        if !is_object_root_type(type_value) {
-            return Err(SchemaError::RootNotObject);
+/// One step of a location inside a schema.
+#[derive(Debug, Clone, Copy)]
+enum Step<'p> {
+    Root,
+    Keyword(&'static str),
+    Name(&'p [u8]),
+    Index(usize),
+}
+
+/// Where the compiler is in the schema: a list on the stack, rendered as a
+/// JSON Pointer only when a check fails.
+#[derive(Debug, Clone, Copy)]
+struct SchemaPath<'p> {
+    parent: Option<&'p SchemaPath<'p>>,
+    step: Step<'p>,
+}
+
+impl<'p> SchemaPath<'p> {
+    const ROOT: SchemaPath<'static> = SchemaPath {
+        parent: None,
+        step: Step::Root,
+    };
+
+    fn child(&'p self, step: Step<'p>) -> SchemaPath<'p> {
+        SchemaPath {
+            parent: Some(self),
+            step,
         }
     }
-    let mut root = compile_slots(&slots, 1)?;
+
+    fn keyword(&'p self, keyword: Keyword) -> SchemaPath<'p> {
+        self.child(Step::Keyword(keyword.name()))
+    }
+
+    /// RFC 6901: `~` is written `~0` and `/` is written `~1`.
+    fn pointer(&self) -> String {
+        let mut steps = Vec::new();
+        let mut at = Some(self);
+        while let Some(path) = at {
+            steps.push(path.step);
+            at = path.parent;
+        }
+        let mut out = String::new();
+        for step in steps.iter().rev() {
+            let text = match step {
+                Step::Root => continue,
+                Step::Keyword(name) => (*name).to_string(),
+                Step::Name(name) => String::from_utf8_lossy(name).into_owned(),
+                Step::Index(index) => index.to_string(),
+            };
+            out.push('/');
+            out.push_str(&text.replace('~', "~0").replace('/', "~1"));
+        }
+        out
+    }
+
+    fn fail<V>(&self, error: SchemaError<V>) -> SchemaFailure<V> {
+        SchemaFailure {
+            error,
+            pointer: self.pointer(),
+        }
+    }
+}
+
+/// A schema error and where it sits, as a JSON Pointer into the schema
+/// (`/properties/path/minimum`). `validate_schema` reports the error alone;
+/// the catalog checker reports both.
+#[derive(Debug, Clone)]
+pub struct SchemaFailure<V> {
+    pub error: SchemaError<V>,
+    pub pointer: String,
+}
+
+type Compiled<T, V> = Result<T, SchemaFailure<V>>;
+
+/// Checks a tool schema (a map) and compiles it. The root must be an object
+/// schema; then it is checked like every subschema.
+pub fn compile<'a, V: Value<'a>>(schema: V) -> Compiled<CompiledSchema, V> {
+    let root_path = SchemaPath::ROOT;
+    if schema.shape() != Shape::Map {
+        return Err(root_path.fail(SchemaError::SchemaNotMap));
+    }
+    let slots = keyword_slots(schema, &root_path)?;
+    if let Some(type_value) = get(&slots, Keyword::Type) {
+        if !is_object_root_type(type_value) {
+            return Err(root_path.keyword(Keyword::Type).fail(SchemaError::RootNotObject));
+        }
+    }
+    let mut root = compile_slots(&slots, 1, &root_path)?;
     root.checks_objects = true;
     Ok(CompiledSchema { root: *root })
 }
@@ -176,22 +252,25 @@ fn type_name<'a, V: Value<'a>>(value: V) -> Option<Vec<u8>> {
     }
 }
 
-#[inline(never)]
 /// Reads a schema map's keys into keyword slots (atom form wins over string
 /// form), or reports the first unsupported key in the map's own order.
-fn keyword_slots<'a, V: Value<'a>>(schema: V) -> Result<Box<Slots<V>>, SchemaError<V>> {
+#[inline(never)]
+fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled<Box<Slots<V>>, V> {
     let mut slots: Box<Slots<V>> = Box::new([None; KEYWORD_COUNT]);
     for (key, value) in schema.map_entries() {
-        let (keyword, is_atom) = match key.shape() {
-            Shape::Binary(name) => (Keyword::from_name(name), false),
-            Shape::Atom | Shape::Nil | Shape::Bool(_) => (
-                key.atom_name().and_then(|n| Keyword::from_name(n.as_bytes())),
-                true,
-            ),
-            _ => (None, false),
+        let (keyword, is_atom, name) = match key.shape() {
+            Shape::Binary(name) => (Keyword::from_name(name), false, Some(name.to_vec())),
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+                let name = key.atom_name().map(String::into_bytes);
+                (name.as_deref().and_then(Keyword::from_name), true, name)
+            }
+            _ => (None, false, None),
         };
         let Some(keyword) = keyword else {
-            return Err(SchemaError::UnsupportedKeyword(key));
+            let name = name.unwrap_or_else(|| format!("{key:?}").into_bytes());
+            return Err(path
+                .child(Step::Name(&name))
+                .fail(SchemaError::UnsupportedKeyword(key)));
         };
         if let Some(slot) = slots.get_mut(keyword.index()) {
             match slot {
@@ -203,24 +282,25 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V) -> Result<Box<Slots<V>>, SchemaErr
     Ok(slots)
 }
 
-fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize) -> Result<Box<Node>, SchemaError<V>> {
+fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize, path: &SchemaPath<'_>) -> Compiled<Box<Node>, V> {
     if depth > MAX_SCHEMA_DEPTH {
-        return Err(SchemaError::SchemaTooDeep);
+        return Err(path.fail(SchemaError::SchemaTooDeep));
     }
-    let slots = keyword_slots(schema)?;
-    compile_slots(&slots, depth)
+    let slots = keyword_slots(schema, path)?;
+    compile_slots(&slots, depth, path)
 }
 
 /// A subschema that must be a map, with the message of its position.
 fn compile_subschema<'a, V: Value<'a>>(
     schema: V,
     depth: usize,
+    path: &SchemaPath<'_>,
     not_a_map: SchemaError<V>,
-) -> Result<Box<Node>, SchemaError<V>> {
+) -> Compiled<Box<Node>, V> {
     if schema.shape() != Shape::Map {
-        return Err(not_a_map);
+        return Err(path.fail(not_a_map));
     }
-    compile_node(schema, depth)
+    compile_node(schema, depth, path)
 }
 
 fn get<V: Copy>(slots: &Slots<V>, keyword: Keyword) -> Option<V> {
@@ -231,22 +311,30 @@ fn get<V: Copy>(slots: &Slots<V>, keyword: Keyword) -> Option<V> {
         .map(|(value, _)| value)
 }
 
-fn number<'a, V: Value<'a>>(slots: &Slots<V>, keyword: Keyword) -> Result<Option<Number>, SchemaError<V>> {
+fn number<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    keyword: Keyword,
+    path: &SchemaPath<'_>,
+) -> Compiled<Option<Number>, V> {
     match get(slots, keyword).map(|v| v.shape()) {
         None => Ok(None),
         Some(Shape::Number(n)) => Ok(Some(n)),
-        Some(_) => Err(SchemaError::NotNumber(keyword.name())),
+        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotNumber(keyword.name()))),
     }
 }
 
-fn count<'a, V: Value<'a>>(slots: &Slots<V>, keyword: Keyword) -> Result<Option<Count>, SchemaError<V>> {
+fn count<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    keyword: Keyword,
+    path: &SchemaPath<'_>,
+) -> Compiled<Option<Count>, V> {
     match get(slots, keyword).map(|v| v.shape()) {
         None => Ok(None),
         Some(Shape::Number(n)) => match n.as_count() {
             Some(value) if !matches!(n, Number::Float(_)) => Ok(Some(Count { value, written: n })),
-            _ => Err(SchemaError::NotCount(keyword.name())),
+            _ => Err(path.keyword(keyword).fail(SchemaError::NotCount(keyword.name()))),
         },
-        Some(_) => Err(SchemaError::NotCount(keyword.name())),
+        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotCount(keyword.name()))),
     }
 }
 
@@ -259,10 +347,14 @@ fn non_empty_list<'a, V: Value<'a>>(value: V) -> bool {
 /// subschemas passes only through this function, `compile_children` and the
 /// list/map helpers, which keep their frames small: the leaf work (annotations,
 /// numbers, enum, pattern) runs out of line in `compile_assertions`.
-fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Box<Node>, SchemaError<V>> {
+fn compile_slots<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    depth: usize,
+    path: &SchemaPath<'_>,
+) -> Compiled<Box<Node>, V> {
     let mut node = Box::<Node>::default();
-    compile_assertions(slots, depth, &mut node)?;
-    compile_children(slots, depth, &mut node)?;
+    compile_assertions(slots, depth, path, &mut node)?;
+    compile_children(slots, depth, path, &mut node)?;
     Ok(node)
 }
 
@@ -270,55 +362,66 @@ fn compile_slots<'a, V: Value<'a>>(slots: &Slots<V>, depth: usize) -> Result<Box
 fn compile_assertions<'a, V: Value<'a>>(
     slots: &Slots<V>,
     depth: usize,
+    path: &SchemaPath<'_>,
     node: &mut Node,
-) -> Result<(), SchemaError<V>> {
+) -> Compiled<(), V> {
     for keyword in Keyword::STRING_ANNOTATIONS {
         if let Some(value) = get(slots, keyword) {
             if !matches!(value.shape(), Shape::Binary(_)) {
-                return Err(SchemaError::AnnotationNotString(keyword.name()));
+                return Err(path
+                    .keyword(keyword)
+                    .fail(SchemaError::AnnotationNotString(keyword.name())));
             }
         }
     }
 
     if let Some(value) = get(slots, Keyword::Type) {
-        node.types = Some(compile_type(value)?);
+        node.types = Some(compile_type(value).map_err(|e| path.keyword(Keyword::Type).fail(e))?);
     }
 
     if let Some(value) = get(slots, Keyword::Enum) {
+        let at = path.keyword(Keyword::Enum);
         if value.shape() != Shape::List || value.list_len().is_none() {
-            return Err(SchemaError::MalformedEnum);
+            return Err(at.fail(SchemaError::MalformedEnum));
         }
         let mut choices = Vec::new();
-        for choice in value.list_items() {
-            choices.push(json_datum(choice, depth + 1, SchemaError::MalformedEnum)?);
+        for (index, choice) in value.list_items().enumerate() {
+            let datum = json_datum(choice, depth + 1, SchemaError::MalformedEnum)
+                .map_err(|e| at.child(Step::Index(index)).fail(e))?;
+            choices.push(datum);
         }
         node.choices = Some(choices);
     }
     if let Some(value) = get(slots, Keyword::Const) {
-        node.constant = Some(json_datum(value, depth, SchemaError::MalformedConst)?);
+        let datum = json_datum(value, depth, SchemaError::MalformedConst)
+            .map_err(|e| path.keyword(Keyword::Const).fail(e))?;
+        node.constant = Some(datum);
     }
 
-    node.minimum = number(slots, Keyword::Minimum)?;
-    node.maximum = number(slots, Keyword::Maximum)?;
-    node.exclusive_minimum = number(slots, Keyword::ExclusiveMinimum)?;
-    node.exclusive_maximum = number(slots, Keyword::ExclusiveMaximum)?;
+    node.minimum = number(slots, Keyword::Minimum, path)?;
+    node.maximum = number(slots, Keyword::Maximum, path)?;
+    node.exclusive_minimum = number(slots, Keyword::ExclusiveMinimum, path)?;
+    node.exclusive_maximum = number(slots, Keyword::ExclusiveMaximum, path)?;
 
-    node.min_length = count(slots, Keyword::MinLength)?;
-    node.max_length = count(slots, Keyword::MaxLength)?;
-    node.min_items = count(slots, Keyword::MinItems)?;
-    node.max_items = count(slots, Keyword::MaxItems)?;
+    node.min_length = count(slots, Keyword::MinLength, path)?;
+    node.max_length = count(slots, Keyword::MaxLength, path)?;
+    node.min_items = count(slots, Keyword::MinItems, path)?;
+    node.max_items = count(slots, Keyword::MaxItems, path)?;
 
     if let Some(value) = get(slots, Keyword::Pattern) {
+        let at = path.keyword(Keyword::Pattern);
         let Shape::Binary(source) = value.shape() else {
-            return Err(SchemaError::PatternNotString);
+            return Err(at.fail(SchemaError::PatternNotString));
         };
-        node.pattern = Some(Box::new(Pattern::compile(source).map_err(|e| match e {
-            PatternError::TooLarge => SchemaError::PatternTooLarge,
-            PatternError::Unsupported => SchemaError::PatternUnsupported,
-            PatternError::Invalid => SchemaError::PatternInvalid,
-        })?));
+        let pattern = Pattern::compile(source).map_err(|e| {
+            at.fail(match e {
+                PatternError::TooLarge => SchemaError::PatternTooLarge,
+                PatternError::Unsupported => SchemaError::PatternUnsupported,
+                PatternError::Invalid => SchemaError::PatternInvalid,
+            })
+        })?;
+        node.pattern = Some(Box::new(pattern));
     }
-
     Ok(())
 }
 
@@ -326,23 +429,28 @@ fn compile_assertions<'a, V: Value<'a>>(
 fn compile_children<'a, V: Value<'a>>(
     slots: &Slots<V>,
     depth: usize,
+    path: &SchemaPath<'_>,
     node: &mut Node,
-) -> Result<(), SchemaError<V>> {
+) -> Compiled<(), V> {
     let properties = match get(slots, Keyword::Properties) {
         None => Vec::new(),
-        Some(value) => compile_properties(value, depth)?,
+        Some(value) => compile_properties(value, depth, &path.keyword(Keyword::Properties))?,
     };
 
     let required = match get(slots, Keyword::Required) {
         None => Vec::new(),
         Some(value) => {
+            let malformed = || {
+                path.keyword(Keyword::Required)
+                    .fail(SchemaError::MalformedRequired)
+            };
             if value.shape() != Shape::List || value.list_len().is_none() {
-                return Err(SchemaError::MalformedRequired);
+                return Err(malformed());
             }
             let mut names = Vec::new();
             for name in value.list_items() {
                 let Shape::Binary(name) = name.shape() else {
-                    return Err(SchemaError::MalformedRequired);
+                    return Err(malformed());
                 };
                 names.push(Box::<[u8]>::from(name));
             }
@@ -351,15 +459,26 @@ fn compile_children<'a, V: Value<'a>>(
     };
 
     // `additional_properties` only when neither form of the camelCase one is there.
-    let additional_value =
-        get(slots, Keyword::AdditionalProperties).or_else(|| get(slots, Keyword::AdditionalPropertiesSnake));
+    let (additional_keyword, additional_value) = match get(slots, Keyword::AdditionalProperties) {
+        Some(value) => (Keyword::AdditionalProperties, Some(value)),
+        None => (
+            Keyword::AdditionalPropertiesSnake,
+            get(slots, Keyword::AdditionalPropertiesSnake),
+        ),
+    };
     let additional = match additional_value {
         None => Additional::Allow,
         Some(value) => match value.shape() {
             Shape::Bool(true) => Additional::Allow,
             Shape::Bool(false) => Additional::Deny,
-            Shape::Map => Additional::Schema(compile_node(value, depth + 1)?),
-            _ => return Err(SchemaError::MalformedAdditional),
+            Shape::Map => {
+                Additional::Schema(compile_node(value, depth + 1, &path.keyword(additional_keyword))?)
+            }
+            _ => {
+                return Err(path
+                    .keyword(additional_keyword)
+                    .fail(SchemaError::MalformedAdditional))
+            }
         },
     };
     let has_object_keywords = get(slots, Keyword::Properties).is_some()
@@ -371,19 +490,35 @@ fn compile_children<'a, V: Value<'a>>(
     }
 
     if let Some(value) = get(slots, Keyword::Items) {
-        node.items = Some(compile_subschema(value, depth + 1, SchemaError::MalformedItems)?);
+        let at = path.keyword(Keyword::Items);
+        node.items = Some(compile_subschema(
+            value,
+            depth + 1,
+            &at,
+            SchemaError::MalformedItems,
+        )?);
     }
     if let Some(value) = get(slots, Keyword::Not) {
-        node.not = Some(compile_subschema(value, depth + 1, SchemaError::MalformedNot)?);
+        let at = path.keyword(Keyword::Not);
+        node.not = Some(compile_subschema(
+            value,
+            depth + 1,
+            &at,
+            SchemaError::MalformedNot,
+        )?);
     }
     if let Some(value) = get(slots, Keyword::OneOf) {
-        node.one_of = compile_branches(value, depth, SchemaError::MalformedOneOf)?;
+        let at = path.keyword(Keyword::OneOf);
+        node.one_of = compile_branches(value, depth, &at, SchemaError::MalformedOneOf)?;
     }
     if let Some(value) = get(slots, Keyword::AnyOf) {
-        node.any_of = compile_branches(value, depth, SchemaError::MalformedAnyOf)?;
+        let at = path.keyword(Keyword::AnyOf);
+        node.any_of = compile_branches(value, depth, &at, SchemaError::MalformedAnyOf)?;
     }
     if !node.one_of.is_empty() && !node.any_of.is_empty() {
-        return Err(SchemaError::CombinedCompositions);
+        return Err(path
+            .keyword(Keyword::AnyOf)
+            .fail(SchemaError::CombinedCompositions));
     }
 
     node.checks_arrays = node.min_items.is_some()
@@ -470,9 +605,10 @@ type PropertySource = (Box<[u8]>, Option<AtomId>, Box<Node>);
 fn compile_properties<'a, V: Value<'a>>(
     value: V,
     depth: usize,
-) -> Result<Vec<PropertySource>, SchemaError<V>> {
+    path: &SchemaPath<'_>,
+) -> Compiled<Vec<PropertySource>, V> {
     if value.shape() != Shape::Map {
-        return Err(SchemaError::PropertiesNotMap);
+        return Err(path.fail(SchemaError::PropertiesNotMap));
     }
     let mut names = Vec::with_capacity(value.map_len());
     for (key, _) in value.map_entries() {
@@ -480,15 +616,16 @@ fn compile_properties<'a, V: Value<'a>>(
             Shape::Binary(name) => (Box::<[u8]>::from(name), None),
             Shape::Atom | Shape::Nil | Shape::Bool(_) => match (key.atom_name(), key.atom_id()) {
                 (Some(name), id) => (name.into_bytes().into_boxed_slice(), id),
-                _ => return Err(SchemaError::PropertyNameNotString),
+                _ => return Err(path.fail(SchemaError::PropertyNameNotString)),
             },
-            _ => return Err(SchemaError::PropertyNameNotString),
+            _ => return Err(path.fail(SchemaError::PropertyNameNotString)),
         };
         names.push(name);
     }
     let mut properties = Vec::with_capacity(names.len());
     for ((name, atom), (_, schema)) in names.into_iter().zip(value.map_entries()) {
-        let node = compile_subschema(schema, depth + 2, SchemaError::SubschemaNotMap)?;
+        let at = path.child(Step::Name(&name));
+        let node = compile_subschema(schema, depth + 2, &at, SchemaError::SubschemaNotMap)?;
         properties.push((name, atom, node));
     }
     Ok(properties)
@@ -501,16 +638,19 @@ fn compile_properties<'a, V: Value<'a>>(
 fn compile_branches<'a, V: Value<'a>>(
     value: V,
     depth: usize,
+    path: &SchemaPath<'_>,
     malformed: SchemaError<V>,
-) -> Result<Vec<Box<Node>>, SchemaError<V>> {
+) -> Compiled<Vec<Box<Node>>, V> {
     if !non_empty_list(value) {
-        return Err(malformed);
+        return Err(path.fail(malformed));
     }
     let mut branches = Vec::new();
-    for branch in value.list_items() {
+    for (index, branch) in value.list_items().enumerate() {
+        let at = path.child(Step::Index(index));
         branches.push(compile_subschema(
             branch,
             depth + 2,
+            &at,
             SchemaError::SubschemaNotMap,
         )?);
     }
