@@ -18,7 +18,7 @@ defmodule Backplane.AgentRuntime.MixProject do
   end
 
   def application do
-    [extra_applications: [:logger]]
+    [extra_applications: [:logger], mod: {Backplane.AgentRuntime.Application, []}]
   end
 
   defp elixirc_paths(:test), do: ["lib", "test/support"]

@@ -74,9 +74,22 @@ defmodule Backplane.AgentRuntime.InputSchema do
   def validate(schema, arguments, opts \\ []) do
     all_errors = Keyword.get(opts, :errors, :first) == :all
 
+    # Each NIF pair is one call: the first half runs on this scheduler within
+    # a fixed work budget and answers `:dirty` when the call needs more (a
+    # schema to compile, a large argument); the second half then does the
+    # whole call on a dirty CPU scheduler.
     case schema do
-      %Compiled{resource: resource} -> Native.validate_compiled(resource, arguments, all_errors)
-      schema -> Native.validate(schema, arguments, all_errors)
+      %Compiled{resource: resource} ->
+        case Native.validate_compiled(resource, arguments, all_errors) do
+          :dirty -> Native.validate_compiled_dirty(resource, arguments, all_errors)
+          result -> result
+        end
+
+      schema ->
+        case Native.validate(schema, arguments, all_errors) do
+          :dirty -> Native.validate_dirty(schema, arguments, all_errors)
+          result -> result
+        end
     end
   end
 
@@ -89,6 +102,57 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
   @spec locate_schema_error(term()) :: :ok | {:error, Error.t(), String.t()}
   def locate_schema_error(schema), do: Native.check_schema(schema)
+
+  @typedoc "Cache policy and counters, as `cache_info/0` reports them."
+  @type cache_info :: %{
+          enabled: boolean(),
+          entries: non_neg_integer(),
+          bytes: non_neg_integer(),
+          max_entries: non_neg_integer(),
+          max_bytes: non_neg_integer(),
+          hits: non_neg_integer(),
+          misses: non_neg_integer()
+        }
+
+  @doc """
+  Sets the policy of the cache behind `validate(schema_map, arguments)`.
+  Options: `enabled` (default `true`), `max_entries` (default 1024),
+  `max_bytes` (approximate, default 64 MiB). Shrinking or disabling evicts
+  at once. The application applies `config :backplane_agent_runtime,
+  :input_schema_cache, [...]` at start.
+
+  The cache finds a schema only when it is exactly the same term (`=:=`):
+  `1` and `1.0`, or atom and string keys, are different schemas. When full,
+  the oldest entries go first.
+  """
+  @spec configure_cache(keyword()) :: :ok
+  def configure_cache(opts) do
+    Native.configure_cache(
+      Keyword.get(opts, :enabled, true),
+      Keyword.get(opts, :max_entries, 1024),
+      Keyword.get(opts, :max_bytes, 64 * 1024 * 1024)
+    )
+  end
+
+  @doc "Drops every cached schema and resets the hit and miss counters."
+  @spec clear_cache() :: :ok
+  def clear_cache, do: Native.clear_cache()
+
+  @doc "The cache's policy, size and counters."
+  @spec cache_info() :: cache_info()
+  def cache_info do
+    {enabled, entries, bytes, max_entries, max_bytes, hits, misses} = Native.cache_stats()
+
+    %{
+      enabled: enabled,
+      entries: entries,
+      bytes: bytes,
+      max_entries: max_entries,
+      max_bytes: max_bytes,
+      hits: hits,
+      misses: misses
+    }
+  end
 
   @doc """
   Checks and compiles a schema once, for many `validate/2` calls. The result

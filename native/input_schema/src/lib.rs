@@ -3,6 +3,7 @@
 //! (`term.rs`) for the core in `input_schema_core` and returns the
 //! contract's terms (`nif.rs`). The only crate that uses `rustler`.
 
+mod cache;
 mod decode;
 mod encode;
 mod nif;

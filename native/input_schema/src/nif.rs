@@ -3,20 +3,21 @@
 //! return shape. A panic in the core comes back as an error, never a raise.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 use rustler::types::atom;
 use rustler::{Encoder, Env, ResourceArc, Term};
 
 use crate::term::{argument_error, argument_errors, error_struct, json_error, schema_error, BeamTerm};
-use crate::{decode, encode};
+use crate::{cache, decode, encode};
 use input_schema_core::error::{Class, SchemaError};
 use input_schema_core::schema::{self, CompiledSchema};
-use input_schema_core::validate;
+use input_schema_core::validate::{self, Budget, Outcome};
 use input_schema_core::value::{Shape, Value};
 
 /// A compiled schema held by the BEAM; immutable, shared between processes.
 pub struct CompiledResource {
-    pub schema: CompiledSchema,
+    pub schema: Arc<CompiledSchema>,
 }
 
 #[rustler::resource_impl]
@@ -48,23 +49,55 @@ fn is_map(term: Term<'_>) -> bool {
     BeamTerm(term).shape() == Shape::Map
 }
 
-/// Validates `arguments` (a map) against a compiled schema: the first error,
-/// or every error up to the cap.
+/// Work units a validation may spend on the calling (normal) scheduler
+/// before it is handed whole to a dirty CPU scheduler. Calibrated with
+/// `bench/scheduling.exs`: a walk that spends the whole budget takes about
+/// 100 µs here, a tenth of the 1 ms a NIF may hold a scheduler, while a
+/// dirty-CPU hop costs 1-10 µs, more than a typical tool call's validation.
+pub const INLINE_BUDGET: u64 = 10_000;
+
+mod atoms {
+    rustler::atoms! { dirty }
+}
+
+/// Validates `arguments` (a map) against a compiled schema within `budget`:
+/// the first error, or every error up to the cap. `None` when the budget ran
+/// out before a decision.
 fn check_arguments<'a>(
     env: Env<'a>,
     schema: &CompiledSchema,
     arguments: Term<'a>,
     all_errors: bool,
-) -> Term<'a> {
+    budget: &Budget,
+) -> Option<Term<'a>> {
     let outcome = if all_errors {
-        validate::validate_all(schema, BeamTerm(arguments)).map_err(|errors| argument_errors(env, &errors))
+        match validate::validate_all_within(schema, BeamTerm(arguments), budget) {
+            Outcome::Valid => Ok(()),
+            Outcome::Invalid(errors) => Err(argument_errors(env, &errors)),
+            Outcome::OverBudget => return None,
+        }
     } else {
-        validate::validate(schema, BeamTerm(arguments)).map_err(|error| argument_error(env, &error))
+        match validate::validate_within(schema, BeamTerm(arguments), budget) {
+            Outcome::Valid => Ok(()),
+            Outcome::Invalid(error) => Err(argument_error(env, &error)),
+            Outcome::OverBudget => return None,
+        }
     };
-    match outcome {
+    Some(match outcome {
         Ok(()) => (atom::ok(), arguments).encode(env),
         Err(error) => error_tuple(env, error),
+    })
+}
+
+/// The entry checks of `validate/2`, in the contract's order.
+fn entry_error<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>) -> Option<Term<'a>> {
+    if BeamTerm(schema).shape() == Shape::Nil {
+        return Some(schema_failure(env, SchemaError::SchemaRequired));
     }
+    if !is_map(schema) || !is_map(arguments) {
+        return Some(schema_failure(env, SchemaError::NotMaps));
+    }
+    None
 }
 
 #[rustler::nif(schedule = "DirtyCpu")]
@@ -75,19 +108,57 @@ fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     })
 }
 
-#[rustler::nif(schedule = "DirtyCpu")]
+/// The inline half of `validate/3`: on the calling scheduler, a cached
+/// schema and a walk within [`INLINE_BUDGET`]. Returns `:dirty` when the
+/// schema must be compiled or the budget ran out; the caller then calls
+/// `validate_dirty/3`, which does the whole call.
+#[rustler::nif]
 fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
     guarded(env, || {
-        if BeamTerm(schema).shape() == Shape::Nil {
-            return schema_failure(env, SchemaError::SchemaRequired);
+        if let Some(error) = entry_error(env, schema, arguments) {
+            return error;
         }
-        if !is_map(schema) || !is_map(arguments) {
-            return schema_failure(env, SchemaError::NotMaps);
+        if !cache::enabled() {
+            return atoms::dirty().encode(env);
         }
-        match schema::compile(BeamTerm(schema)) {
-            Ok(compiled) => check_arguments(env, &compiled, arguments, all_errors),
-            Err(failure) => schema_failure(env, failure.error),
+        let compiled = cache::lookup(schema, cache::hash(schema), false);
+        compiled
+            .and_then(|compiled| {
+                check_arguments(env, &compiled, arguments, all_errors, &Budget::new(INLINE_BUDGET))
+            })
+            .unwrap_or_else(|| atoms::dirty().encode(env))
+    })
+}
+
+/// The dirty half of `validate/3`: compiles (through the cache) and
+/// validates without a budget.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn validate_dirty<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
+    guarded(env, || {
+        if let Some(error) = entry_error(env, schema, arguments) {
+            return error;
         }
+        let compiled = if cache::enabled() {
+            let hash = cache::hash(schema);
+            match cache::lookup(schema, hash, true) {
+                Some(compiled) => compiled,
+                None => match schema::compile(BeamTerm(schema)) {
+                    Ok(compiled) => {
+                        let compiled = Arc::new(compiled);
+                        cache::insert(schema, hash, Arc::clone(&compiled), schema.to_binary().len());
+                        compiled
+                    }
+                    Err(failure) => return schema_failure(env, failure.error),
+                },
+            }
+        } else {
+            match schema::compile(BeamTerm(schema)) {
+                Ok(compiled) => Arc::new(compiled),
+                Err(failure) => return schema_failure(env, failure.error),
+            }
+        };
+        check_arguments(env, &compiled, arguments, all_errors, &Budget::unlimited())
+            .unwrap_or_else(|| schema_failure(env, SchemaError::NotMaps))
     })
 }
 
@@ -96,14 +167,18 @@ fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     guarded(env, || match schema::compile(BeamTerm(schema)) {
         Ok(compiled) => (
             atom::ok(),
-            ResourceArc::new(CompiledResource { schema: compiled }),
+            ResourceArc::new(CompiledResource {
+                schema: Arc::new(compiled),
+            }),
         )
             .encode(env),
         Err(failure) => schema_failure(env, failure.error),
     })
 }
 
-#[rustler::nif(schedule = "DirtyCpu")]
+/// The inline half of validating against a compiled schema; `:dirty` when
+/// the budget ran out.
+#[rustler::nif]
 fn validate_compiled<'a>(
     env: Env<'a>,
     compiled: Term<'a>,
@@ -117,24 +192,64 @@ fn validate_compiled<'a>(
         if !is_map(arguments) {
             return schema_failure(env, SchemaError::NotMaps);
         }
-        check_arguments(env, &resource.schema, arguments, all_errors)
+        check_arguments(
+            env,
+            &resource.schema,
+            arguments,
+            all_errors,
+            &Budget::new(INLINE_BUDGET),
+        )
+        .unwrap_or_else(|| atoms::dirty().encode(env))
     })
 }
 
 #[rustler::nif(schedule = "DirtyCpu")]
-fn decode_json<'a>(env: Env<'a>, text: Term<'a>) -> Term<'a> {
+fn validate_compiled_dirty<'a>(
+    env: Env<'a>,
+    compiled: Term<'a>,
+    arguments: Term<'a>,
+    all_errors: bool,
+) -> Term<'a> {
     guarded(env, || {
-        let Ok(bytes) = text.decode::<rustler::Binary>() else {
-            return error_tuple(
-                env,
-                error_struct(env, Class::Validation, "JSON text must be a binary", &[]),
-            );
+        let Ok(resource) = compiled.decode::<ResourceArc<CompiledResource>>() else {
+            return schema_failure(env, SchemaError::NotMaps);
         };
-        match decode::decode(env, bytes.as_slice()) {
-            Ok(term) => (atom::ok(), term).encode(env),
-            Err(error) => error_tuple(env, json_error(env, &error)),
+        if !is_map(arguments) {
+            return schema_failure(env, SchemaError::NotMaps);
         }
+        check_arguments(env, &resource.schema, arguments, all_errors, &Budget::unlimited())
+            .unwrap_or_else(|| schema_failure(env, SchemaError::NotMaps))
     })
+}
+
+#[rustler::nif]
+fn configure_cache(enabled: bool, max_entries: usize, max_bytes: usize) -> rustler::Atom {
+    cache::configure(enabled, max_entries, max_bytes);
+    atom::ok()
+}
+
+#[rustler::nif]
+fn clear_cache() -> rustler::Atom {
+    cache::clear();
+    atom::ok()
+}
+
+/// `{enabled, entries, bytes, max_entries, max_bytes, hits, misses}`.
+#[rustler::nif]
+fn cache_stats() -> (bool, usize, usize, usize, usize, u64, u64) {
+    cache::stats()
+}
+
+/// An empty NIF on the calling scheduler: the floor the benchmarks compare to.
+#[rustler::nif]
+fn noop() -> rustler::Atom {
+    atom::ok()
+}
+
+/// An empty NIF on a dirty CPU scheduler: the cost of the hop.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn noop_dirty() -> rustler::Atom {
+    atom::ok()
 }
 
 /// Like `validate_schema`, with the error's location as a JSON Pointer into
@@ -157,5 +272,21 @@ fn encode_json<'a>(env: Env<'a>, value: Term<'a>) -> Term<'a> {
     guarded(env, || match encode::encode(value) {
         Ok(text) => (atom::ok(), text.as_str()).encode(env),
         Err(message) => error_tuple(env, error_struct(env, Class::Validation, message, &[])),
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn decode_json<'a>(env: Env<'a>, text: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let Ok(bytes) = text.decode::<rustler::Binary>() else {
+            return error_tuple(
+                env,
+                error_struct(env, Class::Validation, "JSON text must be a binary", &[]),
+            );
+        };
+        match decode::decode(env, bytes.as_slice()) {
+            Ok(term) => (atom::ok(), term).encode(env),
+            Err(error) => error_tuple(env, json_error(env, &error)),
+        }
     })
 }

@@ -6,7 +6,10 @@ use rustler::types::map::MapIterator;
 use rustler::{BigInt, Binary, Encoder, Env, NewBinary, Term, TermType};
 
 use input_schema_core::error::{ArgumentError, Class, SchemaError};
-use input_schema_core::value::{AtomId, Datum, Number, Shape, Value};
+use input_schema_core::value::{AtomId, Datum, ListLength, Number, Shape, Value};
+
+/// Budgets at least this large count a list with the runtime's own loop.
+const UNBOUNDED_COUNT: usize = 1 << 40;
 
 mod keys {
     rustler::atoms! {
@@ -129,6 +132,30 @@ impl<'a> Value<'a> for BeamTerm<'a> {
 
     fn list_len(self) -> Option<usize> {
         self.0.list_length().ok()
+    }
+
+    fn list_len_within(self, limit: usize) -> ListLength {
+        if limit >= UNBOUNDED_COUNT {
+            return match self.list_len() {
+                Some(n) => ListLength::Proper(n),
+                None => ListLength::Improper,
+            };
+        }
+        let mut rest = self.0;
+        let mut counted = 0usize;
+        loop {
+            match rest.list_get_cell() {
+                Ok((_, tail)) => {
+                    counted += 1;
+                    if counted > limit {
+                        return ListLength::Longer;
+                    }
+                    rest = tail;
+                }
+                Err(_) if rest.is_empty_list() => return ListLength::Proper(counted),
+                Err(_) => return ListLength::Improper,
+            }
+        }
     }
 
     fn list_items(self) -> Items<'a> {

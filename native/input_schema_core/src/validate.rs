@@ -3,12 +3,12 @@
 //! Paths and error details are built only when a check fails, and
 //! composition branches are asked "does it match?" without building errors.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 
 use crate::error::ArgumentError;
 use crate::schema::{Additional, CompiledSchema, Node, ObjectRules, TypeSet};
-use crate::value::{equals, Datum, Number, Shape, Value};
+use crate::value::{equals, Datum, ListLength, Number, Shape, Value};
 
 /// Deepest argument value the validator descends to (the root arguments map
 /// is level 0). Tool calls nest a handful of levels; the bound keeps the
@@ -83,6 +83,14 @@ enum Failure<V> {
     Error(Box<ArgumentError<V>>),
     /// An all-errors walk reached its cap.
     Full,
+    /// The walk's budget ran out: nothing was decided.
+    OverBudget,
+}
+
+impl<V> From<OverBudget> for Failure<V> {
+    fn from(_: OverBudget) -> Self {
+        Failure::OverBudget
+    }
 }
 
 type Check<V> = Result<(), Failure<V>>;
@@ -99,16 +107,88 @@ fn root_path<'p, 'a, V: Value<'a>>() -> Path<'p, V> {
     }
 }
 
+/// Work a walk may do before it gives up, in units of roughly 10-20 ns: one
+/// per value visited, map entry read, list cell counted or enum choice
+/// compared, and one per 16 bytes of string scanned. It lets a caller run
+/// small validations inline and hand the rest to a dirty scheduler.
+#[derive(Debug)]
+pub struct Budget {
+    left: Cell<u64>,
+}
+
+impl Budget {
+    pub fn new(units: u64) -> Budget {
+        Budget {
+            left: Cell::new(units),
+        }
+    }
+
+    pub fn unlimited() -> Budget {
+        Budget::new(u64::MAX)
+    }
+
+    /// Units left, saturated to `usize`.
+    fn left(&self) -> usize {
+        usize::try_from(self.left.get()).unwrap_or(usize::MAX)
+    }
+
+    fn charge(&self, units: u64) -> Result<(), OverBudget> {
+        let left = self.left.get();
+        if units > left {
+            self.left.set(0);
+            Err(OverBudget)
+        } else {
+            self.left.set(left - units);
+            Ok(())
+        }
+    }
+}
+
+/// The walk needed more than its budget; nothing was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OverBudget;
+
+/// The outcome of a budgeted validation.
+#[derive(Debug)]
+pub enum Outcome<E> {
+    Valid,
+    Invalid(E),
+    OverBudget,
+}
+
 /// Validates arguments (already known to be a map) against a compiled
 /// schema; the first failure in the contract's order.
 pub fn validate<'a, V: Value<'a>>(schema: &CompiledSchema, arguments: V) -> Result<(), ArgumentError<V>> {
+    match validate_within(schema, arguments, &Budget::unlimited()) {
+        Outcome::Valid => Ok(()),
+        Outcome::Invalid(error) => Err(error),
+        // An unlimited budget cannot run out; refuse rather than accept.
+        Outcome::OverBudget => Err(ArgumentError::NoAnyOfMatch {
+            path: b"$arguments".to_vec(),
+        }),
+    }
+}
+
+/// [`validate`] within a work budget.
+pub fn validate_within<'a, V: Value<'a>>(
+    schema: &CompiledSchema,
+    arguments: V,
+    budget: &Budget,
+) -> Outcome<ArgumentError<V>> {
     let root = root_path();
-    match (Walk { mode: Mode::First }).check(&schema.root, arguments, &root, 0) {
-        Ok(()) => Ok(()),
-        Err(Failure::Error(error)) => Err(*error),
+    let walk = Walk {
+        mode: Mode::First,
+        budget,
+    };
+    match walk.check(&schema.root, arguments, &root, 0) {
+        Ok(()) => Outcome::Valid,
+        Err(Failure::Error(error)) => Outcome::Invalid(*error),
+        Err(Failure::OverBudget) => Outcome::OverBudget,
         // A first-error walk reports every failure as an error; should that
         // ever not hold, refuse the arguments rather than accept them.
-        Err(Failure::Mismatch | Failure::Full) => Err(ArgumentError::NoAnyOfMatch { path: root.render() }),
+        Err(Failure::Mismatch | Failure::Full) => {
+            Outcome::Invalid(ArgumentError::NoAnyOfMatch { path: root.render() })
+        }
     }
 }
 
@@ -119,22 +199,39 @@ pub fn validate_all<'a, V: Value<'a>>(
     schema: &CompiledSchema,
     arguments: V,
 ) -> Result<(), Vec<ArgumentError<V>>> {
+    match validate_all_within(schema, arguments, &Budget::unlimited()) {
+        Outcome::Valid => Ok(()),
+        Outcome::Invalid(errors) => Err(errors),
+        Outcome::OverBudget => Err(vec![ArgumentError::NoAnyOfMatch {
+            path: b"$arguments".to_vec(),
+        }]),
+    }
+}
+
+/// [`validate_all`] within a work budget.
+pub fn validate_all_within<'a, V: Value<'a>>(
+    schema: &CompiledSchema,
+    arguments: V,
+    budget: &Budget,
+) -> Outcome<Vec<ArgumentError<V>>> {
     let root = root_path();
     let collector = RefCell::new(Vec::new());
-    let outcome = (Walk {
+    let walk = Walk {
         mode: Mode::Collect(&collector),
-    })
-    .check(&schema.root, arguments, &root, 0);
+        budget,
+    };
+    let outcome = walk.check(&schema.root, arguments, &root, 0);
     let mut errors = collector.into_inner();
     match outcome {
         Ok(()) | Err(Failure::Full) => {}
+        Err(Failure::OverBudget) => return Outcome::OverBudget,
         Err(Failure::Error(error)) => errors.push(*error),
         Err(Failure::Mismatch) => errors.push(ArgumentError::NoAnyOfMatch { path: root.render() }),
     }
     if errors.is_empty() {
-        Ok(())
+        Outcome::Valid
     } else {
-        Err(errors)
+        Outcome::Invalid(errors)
     }
 }
 
@@ -160,6 +257,7 @@ impl<V> Copy for Mode<'_, V> {}
 #[derive(Clone, Copy)]
 struct Walk<'c, V> {
     mode: Mode<'c, V>,
+    budget: &'c Budget,
 }
 
 /// The type of a value, as a `TypeSet` bit.
@@ -209,6 +307,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         if depth > MAX_ARGUMENT_DEPTH {
             return Err(Self::abort(ArgumentError::TooDeep { path: path.render() }));
         }
+        self.budget.charge(1)?;
         let shape = value.shape();
 
         if let Some(types) = &node.types {
@@ -222,6 +321,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             }
         }
         if let Some(choices) = &node.choices {
+            self.budget.charge(choices.len() as u64)?;
             if !choices.iter().any(|choice| equals(value, choice)) {
                 self.report(|| ArgumentError::NotInEnum { path: path.render() })?;
             }
@@ -250,7 +350,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         if !node.any_of.is_empty() {
             let mut matched = false;
             for branch in &node.any_of {
-                if Walk::probe_branch(branch, value, path, depth)? {
+                if self.probe_branch(branch, value, path, depth)? {
                     matched = true;
                     break;
                 }
@@ -262,7 +362,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         if !node.one_of.is_empty() {
             let mut matches = 0;
             for branch in &node.one_of {
-                if Walk::probe_branch(branch, value, path, depth)? {
+                if self.probe_branch(branch, value, path, depth)? {
                     matches += 1;
                     if matches > 1 {
                         break;
@@ -274,7 +374,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             }
         }
         if let Some(negated) = &node.not {
-            if Walk::probe_branch(negated, value, path, depth)? {
+            if self.probe_branch(negated, value, path, depth)? {
                 self.report(|| ArgumentError::MatchesNot { path: path.render() })?;
             }
         }
@@ -283,8 +383,18 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
     /// Whether a branch accepts the value. Aborting errors propagate as they
     /// are; only a `:validation` failure is a mismatch.
-    fn probe_branch(branch: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Result<bool, Failure<V>> {
-        match (Walk { mode: Mode::Probe }).check(branch, value, path, depth) {
+    fn probe_branch(
+        self,
+        branch: &Node,
+        value: V,
+        path: &Path<'_, V>,
+        depth: usize,
+    ) -> Result<bool, Failure<V>> {
+        let probe = Walk {
+            mode: Mode::Probe,
+            budget: self.budget,
+        };
+        match probe.check(branch, value, path, depth) {
             Ok(()) => Ok(true),
             Err(Failure::Mismatch) => Ok(false),
             Err(Failure::Error(error)) if !error.is_aborting() => Ok(false),
@@ -331,6 +441,9 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// Every binary is checked for UTF-8, whatever the schema: the old module
     /// counted the code points of every binary it met.
     fn check_string(self, node: &Node, bytes: &[u8], path: &Path<'_, V>) -> Check<V> {
+        // One pass for UTF-8, one to count code points, one for the pattern.
+        let passes = 1 + u64::from(node.checks_lengths) + u64::from(node.pattern.is_some());
+        self.budget.charge(passes * (bytes.len() as u64 / 16))?;
         let Ok(text) = std::str::from_utf8(bytes) else {
             return Err(Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }));
         };
@@ -366,9 +479,15 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     }
 
     fn check_array(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        let Some(length) = value.list_len() else {
-            return Err(Self::abort(ArgumentError::ImproperList { path: path.render() }));
+        // Counting cells is itself work: stop counting when the budget ends.
+        let length = match value.list_len_within(self.budget.left()) {
+            ListLength::Proper(length) => length,
+            ListLength::Improper => {
+                return Err(Self::abort(ArgumentError::ImproperList { path: path.render() }));
+            }
+            ListLength::Longer => return Err(Failure::OverBudget),
         };
+        self.budget.charge(length as u64 / 8)?;
         let length = length as u64;
         if let Some(min) = &node.min_items {
             if length < min.value {
@@ -399,6 +518,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// `required` (list order), `properties` (schema order) and the
     /// additional keys (argument order) are checked.
     fn check_object(self, rules: &ObjectRules, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        self.budget.charge(value.map_len() as u64)?;
         const INLINE: usize = 32;
         let slot_count = rules.slot_count();
         let needed = slot_count + rules.properties.len();

@@ -37,6 +37,15 @@ pub trait Value<'a>: Copy + Debug + 'a {
     /// The length of a proper list; `None` for an improper one or a non-list.
     fn list_len(self) -> Option<usize>;
 
+    /// The length of a list, counting at most `limit` cells.
+    fn list_len_within(self, limit: usize) -> ListLength {
+        match self.list_len() {
+            Some(n) if n > limit => ListLength::Longer,
+            Some(n) => ListLength::Proper(n),
+            None => ListLength::Improper,
+        }
+    }
+
     /// The elements of a list, in order (stops at an improper tail).
     fn list_items(self) -> Self::Items;
 
@@ -53,6 +62,15 @@ pub trait Value<'a>: Copy + Debug + 'a {
 
     /// A cheap identity for an atom, equal for equal atoms.
     fn atom_id(self) -> Option<AtomId>;
+}
+
+/// A list's length as far as it was counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListLength {
+    Proper(usize),
+    Improper,
+    /// More than the cells counted.
+    Longer,
 }
 
 /// Identity of an atom, stable for the life of the runtime.
@@ -146,6 +164,18 @@ pub enum DatumError {
 }
 
 impl Datum {
+    /// Approximate heap bytes held, for cache accounting.
+    pub fn approximate_bytes(&self) -> usize {
+        std::mem::size_of::<Datum>()
+            + match self {
+                Datum::Atom(name) => name.len(),
+                Datum::Binary(bytes) => bytes.len(),
+                Datum::List(items) => items.iter().map(Datum::approximate_bytes).sum(),
+                Datum::Map(entries) => entries.iter().map(|(k, v)| k.len() + v.approximate_bytes()).sum(),
+                _ => 0,
+            }
+    }
+
     /// Reads a JSON value (enum choices, `const`): binaries, numbers, `true`,
     /// `false`, `nil`, proper lists and non-struct maps with binary keys.
     /// `depth_left` bounds recursion.

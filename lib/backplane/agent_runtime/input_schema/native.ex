@@ -43,9 +43,19 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
 
   def validate_schema(_schema), do: :erlang.nif_error(not_loaded())
   def validate(_schema, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
+  def validate_dirty(_schema, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
   def compile(_schema), do: :erlang.nif_error(not_loaded())
   def validate_compiled(_compiled, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
+
+  def validate_compiled_dirty(_compiled, _arguments, _all_errors),
+    do: :erlang.nif_error(not_loaded())
+
   def check_schema(_schema), do: :erlang.nif_error(not_loaded())
   def decode_json(_text), do: :erlang.nif_error(not_loaded())
   def encode_json(_term), do: :erlang.nif_error(not_loaded())
+  def configure_cache(_enabled, _max_entries, _max_bytes), do: :erlang.nif_error(not_loaded())
+  def clear_cache, do: :erlang.nif_error(not_loaded())
+  def cache_stats, do: :erlang.nif_error(not_loaded())
+  def noop, do: :erlang.nif_error(not_loaded())
+  def noop_dirty, do: :erlang.nif_error(not_loaded())
 end

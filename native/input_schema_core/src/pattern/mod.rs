@@ -134,6 +134,14 @@ impl Pattern {
         }
     }
 
+    /// Heap bytes held by the automaton.
+    pub fn memory_usage(&self) -> usize {
+        match &self.engine {
+            Engine::Dense(dfa) => dfa.memory_usage(),
+            Engine::Lazy(dfa) => dfa.memory_usage(),
+        }
+    }
+
     /// Whether the pattern uses the fully built DFA (for tests and benches).
     pub fn is_dense(&self) -> bool {
         matches!(self.engine, Engine::Dense(_))

@@ -139,6 +139,47 @@ pub struct CompiledSchema {
     pub root: Node,
 }
 
+impl CompiledSchema {
+    /// Approximate heap bytes held, for cache accounting.
+    pub fn approximate_bytes(&self) -> usize {
+        std::mem::size_of::<CompiledSchema>() + self.root.approximate_bytes()
+    }
+}
+
+impl Node {
+    fn approximate_bytes(&self) -> usize {
+        let datum = |d: &Datum| d.approximate_bytes();
+        let node = std::mem::size_of::<Node>();
+        let types = self.types.as_ref().map_or(0, |t| datum(&t.written));
+        let choices = self.choices.as_ref().map_or(0, |c| c.iter().map(datum).sum());
+        let constant = self.constant.as_ref().map_or(0, datum);
+        let pattern = self.pattern.as_ref().map_or(0, |p| p.memory_usage());
+        let items = self.items.as_ref().map_or(0, |n| n.approximate_bytes());
+        let not = self.not.as_ref().map_or(0, |n| n.approximate_bytes());
+        let branches: usize = self
+            .any_of
+            .iter()
+            .chain(&self.one_of)
+            .map(|n| n.approximate_bytes())
+            .sum();
+        let object = self.object.as_ref().map_or(0, |o| {
+            let properties: usize = o
+                .properties
+                .iter()
+                .map(|p| p.name.len() + std::mem::size_of::<Property>() + p.schema.approximate_bytes())
+                .sum();
+            let names: usize = o.names.iter().map(|(n, _, _)| n.len() + 32).sum();
+            let required: usize = o.required.iter().map(|r| r.name.len() + 32).sum();
+            let additional = match &o.additional {
+                Additional::Schema(n) => n.approximate_bytes(),
+                _ => 0,
+            };
+            properties + names + required + additional
+        });
+        node + types + choices + constant + pattern + items + not + branches + object
+    }
+}
+
 type Slots<V> = [Option<(V, bool)>; KEYWORD_COUNT];
 
 /// One step of a location inside a schema.

@@ -1,0 +1,214 @@
+//! The transparent schema cache behind `validate(schema_map, arguments)`.
+//!
+//! A schema term is found again only when it is exactly the same term
+//! (`enif_is_identical`, Erlang `=:=`): `1` and `1.0`, atom and string keys
+//! are different schemas. Entries hold a private copy of the schema term (in
+//! an `OwnedEnv`) beside its compiled form. The cache is bounded by entry
+//! count and by approximate bytes; when either bound would be passed, the
+//! oldest entries are dropped (first in, first out), so a stream of distinct
+//! schemas keeps it at its bound. One mutex guards it; it is held for a hash
+//! lookup and an identity comparison, never for compilation.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rustler::env::{OwnedEnv, SavedTerm};
+use rustler::Term;
+
+use input_schema_core::schema::CompiledSchema;
+
+/// Default bounds: 1,024 schemas, 64 MiB. A runtime publishes tens to a few
+/// hundred tools; each compiled schema with its term copy takes a few KiB
+/// (patterns add their automata).
+pub const DEFAULT_MAX_ENTRIES: usize = 1024;
+pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
+
+struct Entry {
+    id: u64,
+    hash: u64,
+    env: OwnedEnv,
+    term: SavedTerm,
+    schema: Arc<CompiledSchema>,
+    bytes: usize,
+}
+
+struct Cache {
+    enabled: bool,
+    max_entries: usize,
+    max_bytes: usize,
+    by_hash: HashMap<u64, Vec<Entry>>,
+    /// (hash, id) in insertion order, for eviction.
+    order: VecDeque<(u64, u64)>,
+    entries: usize,
+    bytes: usize,
+    next_id: u64,
+    hits: u64,
+    misses: u64,
+}
+
+static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
+
+fn cache() -> MutexGuard<'static, Option<Cache>> {
+    // A panic while the lock was held cannot leave an entry half-inserted
+    // (insertion completes before any call that could panic), so a
+    // poisoned lock is still consistent.
+    CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn with_cache<R>(f: impl FnOnce(&mut Cache) -> R) -> R {
+    let mut guard = cache();
+    let cache = guard.get_or_insert_with(|| Cache {
+        enabled: true,
+        max_entries: DEFAULT_MAX_ENTRIES,
+        max_bytes: DEFAULT_MAX_BYTES,
+        by_hash: HashMap::new(),
+        order: VecDeque::new(),
+        entries: 0,
+        bytes: 0,
+        next_id: 0,
+        hits: 0,
+        misses: 0,
+    });
+    f(cache)
+}
+
+/// Salt for the runtime's internal term hash.
+const HASH_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The hash a schema term is filed under.
+pub fn hash(schema: Term<'_>) -> u64 {
+    schema.hash_internal(HASH_SALT)
+}
+
+pub fn enabled() -> bool {
+    with_cache(|c| c.enabled)
+}
+
+/// The compiled form of exactly this schema term, if cached. A miss is
+/// counted only when `count_miss` (the caller compiles on a miss).
+pub fn lookup(schema: Term<'_>, hash: u64, count_miss: bool) -> Option<Arc<CompiledSchema>> {
+    with_cache(|c| {
+        if !c.enabled {
+            return None;
+        }
+        let found = c.by_hash.get(&hash).and_then(|bucket| {
+            bucket
+                .iter()
+                .find(|entry| entry.env.run(|env| entry.term.load(env) == schema))
+                .map(|entry| Arc::clone(&entry.schema))
+        });
+        match found {
+            Some(_) => c.hits += 1,
+            None if count_miss => c.misses += 1,
+            None => {}
+        }
+        found
+    })
+}
+
+/// Files a compiled schema under its term. `term_bytes` approximates the
+/// term copy's size.
+pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, term_bytes: usize) {
+    let bytes = term_bytes + compiled.approximate_bytes();
+    with_cache(|c| {
+        if !c.enabled || bytes > c.max_bytes || c.max_entries == 0 {
+            return;
+        }
+        // Another process may have filed the same term meanwhile.
+        let present = c
+            .by_hash
+            .get(&hash)
+            .is_some_and(|bucket| bucket.iter().any(|e| e.env.run(|env| e.term.load(env) == schema)));
+        if present {
+            return;
+        }
+        while c.entries >= c.max_entries || c.bytes + bytes > c.max_bytes {
+            if !c.evict_oldest() {
+                break;
+            }
+        }
+        let env = OwnedEnv::new();
+        let term = env.save(schema);
+        let id = c.next_id;
+        c.next_id += 1;
+        c.by_hash.entry(hash).or_default().push(Entry {
+            id,
+            hash,
+            env,
+            term,
+            schema: compiled,
+            bytes,
+        });
+        c.order.push_back((hash, id));
+        c.entries += 1;
+        c.bytes += bytes;
+    })
+}
+
+impl Cache {
+    fn evict_oldest(&mut self) -> bool {
+        let Some((hash, id)) = self.order.pop_front() else {
+            return false;
+        };
+        if let Some(bucket) = self.by_hash.get_mut(&hash) {
+            if let Some(at) = bucket.iter().position(|e| e.id == id) {
+                let entry = bucket.swap_remove(at);
+                self.entries -= 1;
+                self.bytes -= entry.bytes;
+                debug_assert_eq!(entry.hash, hash);
+            }
+            if bucket.is_empty() {
+                self.by_hash.remove(&hash);
+            }
+        }
+        true
+    }
+
+    fn clear(&mut self) {
+        self.by_hash.clear();
+        self.order.clear();
+        self.entries = 0;
+        self.bytes = 0;
+    }
+}
+
+/// Sets the policy; shrinking the bounds or disabling evicts at once.
+pub fn configure(enabled: bool, max_entries: usize, max_bytes: usize) {
+    with_cache(|c| {
+        c.enabled = enabled;
+        c.max_entries = max_entries;
+        c.max_bytes = max_bytes;
+        if !enabled {
+            c.clear();
+        }
+        while c.entries > c.max_entries || c.bytes > c.max_bytes {
+            if !c.evict_oldest() {
+                break;
+            }
+        }
+    })
+}
+
+/// Drops every entry and resets the counters.
+pub fn clear() {
+    with_cache(|c| {
+        c.clear();
+        c.hits = 0;
+        c.misses = 0;
+    })
+}
+
+/// (enabled, entries, bytes, max_entries, max_bytes, hits, misses)
+pub fn stats() -> (bool, usize, usize, usize, usize, u64, u64) {
+    with_cache(|c| {
+        (
+            c.enabled,
+            c.entries,
+            c.bytes,
+            c.max_entries,
+            c.max_bytes,
+            c.hits,
+            c.misses,
+        )
+    })
+}

@@ -1,0 +1,182 @@
+defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
+  # The cache is shared by the whole VM: these tests run alone.
+  use ExUnit.Case, async: false
+
+  alias Backplane.AgentRuntime.ContractCases
+  alias Backplane.AgentRuntime.InputSchema
+  alias Backplane.AgentRuntime.InputSchema.Native
+
+  setup do
+    InputSchema.configure_cache(enabled: true)
+    InputSchema.clear_cache()
+    on_exit(fn -> InputSchema.configure_cache(enabled: true) end)
+  end
+
+  defp error_of({:error, error}), do: {error.message, error.details}
+  defp error_of({:ok, _}), do: :ok
+
+  test "a repeated schema term is compiled once" do
+    schema = %{"properties" => %{"n" => %{"type" => "integer", "minimum" => 1}}}
+    assert {:ok, _} = InputSchema.validate(schema, %{"n" => 1})
+    assert %{entries: 1, misses: 1} = InputSchema.cache_info()
+
+    for _ <- 1..10, do: assert({:ok, _} = InputSchema.validate(schema, %{"n" => 2}))
+    # A copy of the term (not the same pointer) is found too.
+    copy = :erlang.binary_to_term(:erlang.term_to_binary(schema))
+    assert {:error, _} = InputSchema.validate(copy, %{"n" => 0})
+    assert %{entries: 1, hits: 11} = InputSchema.cache_info()
+  end
+
+  test "the cache is exact: schemas differing in 1 and 1.0, key forms or deep in a branch" do
+    pairs = [
+      {%{"properties" => %{"n" => %{"minimum" => 1}}},
+       %{"properties" => %{"n" => %{"minimum" => 1.0}}}, %{"n" => 0}},
+      {%{"properties" => %{"n" => %{"type" => "string"}}}, %{properties: %{n: %{type: :string}}},
+       %{"n" => 1}},
+      {%{"properties" => %{"n" => %{"type" => "string"}}},
+       %{"properties" => %{n: %{"type" => "string"}}}, %{"n" => 1}},
+      {%{"oneOf" => [%{}, %{"properties" => %{"x" => %{"enum" => [1]}}}]},
+       %{"oneOf" => [%{}, %{"properties" => %{"x" => %{"enum" => [1.0]}}}]}, %{"x" => 1}},
+      {%{"oneOf" => [%{"required" => ["a"]}, %{"required" => ["b"]}]},
+       %{"oneOf" => [%{"required" => ["a"]}, %{"required" => ["c"]}]}, %{"a" => 1, "b" => 1}}
+    ]
+
+    for {one, other, arguments} <- pairs do
+      InputSchema.configure_cache(enabled: false)
+      expected_one = InputSchema.validate(one, arguments)
+      expected_other = InputSchema.validate(other, arguments)
+      InputSchema.configure_cache(enabled: true)
+
+      for _ <- 1..3 do
+        assert InputSchema.validate(one, arguments) == expected_one
+        assert InputSchema.validate(other, arguments) == expected_other
+      end
+    end
+
+    # The first pair really differs in its details.
+    {one, other, arguments} = hd(pairs)
+
+    assert error_of(InputSchema.validate(one, arguments)) ==
+             {"tool argument is below the minimum", %{path: "$arguments.n", minimum: 1}}
+
+    assert error_of(InputSchema.validate(other, arguments)) ==
+             {"tool argument is below the minimum", %{path: "$arguments.n", minimum: 1.0}}
+  end
+
+  test "a loop of 100,000 distinct schemas leaves the cache at its bound" do
+    for i <- 1..100_000 do
+      {:ok, _} = InputSchema.validate(%{"properties" => %{"n" => %{"maximum" => i}}}, %{"n" => 0})
+    end
+
+    info = InputSchema.cache_info()
+    assert info.entries == info.max_entries
+    assert info.max_entries == 1024
+    assert info.bytes <= info.max_bytes
+  end
+
+  test "the byte bound holds too, and shrinking evicts at once" do
+    InputSchema.configure_cache(enabled: true, max_entries: 1024, max_bytes: 200_000)
+
+    for i <- 1..2_000 do
+      {:ok, _} =
+        InputSchema.validate(
+          %{"properties" => %{"s" => %{"pattern" => "^x{#{rem(i, 50) + 1}}", "maxLength" => i}}},
+          %{}
+        )
+    end
+
+    info = InputSchema.cache_info()
+    assert info.bytes <= 200_000
+    assert info.entries < 1024
+
+    InputSchema.configure_cache(enabled: true, max_entries: 10)
+    assert InputSchema.cache_info().entries <= 10
+  end
+
+  test "the cache can be turned off; results do not change" do
+    InputSchema.configure_cache(enabled: false)
+    schema = %{"required" => ["q"]}
+    assert {:error, _} = InputSchema.validate(schema, %{})
+    assert {:ok, _} = InputSchema.validate(schema, %{"q" => 1})
+    assert %{enabled: false, entries: 0} = InputSchema.cache_info()
+  end
+
+  test "the application applies its configuration at start" do
+    Application.put_env(:backplane_agent_runtime, :input_schema_cache,
+      enabled: true,
+      max_entries: 7
+    )
+
+    Application.stop(:backplane_agent_runtime)
+    :ok = Application.start(:backplane_agent_runtime)
+    assert %{max_entries: 7} = InputSchema.cache_info()
+  after
+    Application.delete_env(:backplane_agent_runtime, :input_schema_cache)
+  end
+
+  test "concurrent callers share the cache and get identical results" do
+    cases =
+      ContractCases.arguments() |> Enum.reject(fn {name, _, _, _} -> name =~ "work limit" end)
+
+    expected = Enum.map(cases, fn {_, s, a, _} -> InputSchema.validate(s, a) end)
+
+    results =
+      1..8
+      |> Task.async_stream(
+        fn _ -> Enum.map(cases, fn {_, s, a, _} -> InputSchema.validate(s, a) end) end,
+        max_concurrency: 8,
+        timeout: 60_000
+      )
+      |> Enum.map(fn {:ok, r} -> r end)
+
+    assert Enum.all?(results, &(&1 == expected))
+  end
+
+  describe "scheduling" do
+    test "the inline half answers or hands over; its answers equal the dirty half's" do
+      for {name, schema, arguments, _} <- ContractCases.arguments(), all <- [false, true] do
+        dirty = Native.validate_dirty(schema, arguments, all)
+        # The dirty call filed the schema; the inline half can now find it.
+        inline = Native.validate(schema, arguments, all)
+        assert inline == :dirty or inline === dirty, name
+
+        {:ok, compiled} = InputSchema.compile(schema)
+        inline = Native.validate_compiled(compiled.resource, arguments, all)
+
+        assert inline == :dirty or
+                 inline === Native.validate_compiled_dirty(compiled.resource, arguments, all),
+               name
+      end
+    end
+
+    test "small calls finish inline; large ones and cache misses reach the dirty half" do
+      schema = %{
+        "properties" => %{"items" => %{"type" => "array", "items" => %{"type" => "string"}}}
+      }
+
+      {:ok, compiled} = InputSchema.compile(schema)
+      small = %{"items" => ["a", "b"]}
+      large = %{"items" => List.duplicate("x", 100_000)}
+      long = %{"items" => [String.duplicate("x", 1_000_000)]}
+
+      assert {:ok, ^small} = Native.validate_compiled(compiled.resource, small, false)
+      assert :dirty = Native.validate_compiled(compiled.resource, large, false)
+      assert :dirty = Native.validate_compiled(compiled.resource, long, false)
+      assert {:ok, ^large} = InputSchema.validate(compiled, large)
+      assert {:ok, ^long} = InputSchema.validate(compiled, long)
+
+      InputSchema.clear_cache()
+      assert :dirty = Native.validate(schema, small, false)
+      assert {:ok, ^small} = InputSchema.validate(schema, small)
+      assert {:ok, ^small} = Native.validate(schema, small, false)
+      assert :dirty = Native.validate(schema, large, false)
+
+      # An improper list longer than the budget is handed over before its end is seen.
+      improper = %{"items" => Enum.reduce(1..100_000, :tail, &[&1 | &2])}
+      assert :dirty = Native.validate_compiled(compiled.resource, improper, false)
+
+      assert {:error, %{message: "tool argument is not a proper list"}} =
+               InputSchema.validate(compiled, improper)
+    end
+  end
+end
