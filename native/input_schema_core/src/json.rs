@@ -105,6 +105,14 @@ impl<'a> Value<'a> for JsonRef<'a> {
         false
     }
 
+    fn text(self) -> Option<&'a str> {
+        match self {
+            JsonRef::Key(k) => Some(k),
+            JsonRef::Value(Json::String(s)) => Some(s),
+            JsonRef::Value(_) => None,
+        }
+    }
+
     fn atom_name(self) -> Option<String> {
         None
     }

@@ -334,7 +334,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
         match shape {
             Shape::Number(n) if node.checks_numbers => self.check_number(node, &n, path)?,
-            Shape::Binary(bytes) => self.check_string(node, bytes, path)?,
+            Shape::Binary(bytes) => self.check_string(node, value, bytes, path)?,
             Shape::List if node.checks_arrays => self.check_array(node, value, path, depth)?,
             Shape::Map if node.checks_objects => {
                 if value.is_struct() {
@@ -440,11 +440,11 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
     /// Every binary is checked for UTF-8, whatever the schema: the old module
     /// counted the code points of every binary it met.
-    fn check_string(self, node: &Node, bytes: &[u8], path: &Path<'_, V>) -> Check<V> {
+    fn check_string(self, node: &Node, value: V, bytes: &[u8], path: &Path<'_, V>) -> Check<V> {
         // One pass for UTF-8, one to count code points, one for the pattern.
         let passes = 1 + u64::from(node.checks_lengths) + u64::from(node.pattern.is_some());
         self.budget.charge(passes * (bytes.len() as u64 / 16))?;
-        let Ok(text) = std::str::from_utf8(bytes) else {
+        let Some(text) = value.text() else {
             return Err(Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }));
         };
         if node.checks_lengths {
@@ -519,7 +519,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// additional keys (argument order) are checked.
     fn check_object(self, rules: &ObjectRules, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         self.budget.charge(value.map_len() as u64)?;
-        const INLINE: usize = 32;
+        const INLINE: usize = 16;
         let slot_count = rules.slot_count();
         let needed = slot_count + rules.properties.len();
         let mut inline: [Option<V>; INLINE] = [None; INLINE];

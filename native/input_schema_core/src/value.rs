@@ -57,6 +57,15 @@ pub trait Value<'a>: Copy + Debug + 'a {
     /// Whether a map is a struct (has the `:__struct__` key).
     fn is_struct(self) -> bool;
 
+    /// The text of a binary, when it is valid UTF-8. Backends whose strings
+    /// are already known to be UTF-8 return them without a check.
+    fn text(self) -> Option<&'a str> {
+        match self.shape() {
+            Shape::Binary(bytes) => std::str::from_utf8(bytes).ok(),
+            _ => None,
+        }
+    }
+
     /// The name of an atom (including `nil`, `true`, `false`).
     fn atom_name(self) -> Option<String>;
 

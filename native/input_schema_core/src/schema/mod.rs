@@ -61,6 +61,13 @@ pub struct Required {
     pub slot: usize,
 }
 
+/// Length, first and last byte of a name: different names mostly differ here.
+fn fingerprint(name: &[u8]) -> u64 {
+    let first = name.first().copied().unwrap_or(0);
+    let last = name.last().copied().unwrap_or(0);
+    (name.len() as u64) << 16 | u64::from(first) << 8 | u64::from(last)
+}
+
 /// Object keywords of one schema, compiled for a single pass over the
 /// argument map: every distinct string form among property and required
 /// names has a slot, found by binary search in `names`.
@@ -70,6 +77,8 @@ pub struct ObjectRules {
     pub required: Vec<Required>,
     /// (string form, slot, is a property name), sorted by string form.
     pub names: Vec<(Box<[u8]>, usize, bool)>,
+    /// `fingerprint` of each name, in `names` order.
+    pub fingerprints: Vec<u64>,
     pub additional: Additional,
 }
 
@@ -79,12 +88,24 @@ impl ObjectRules {
     }
 
     /// The slot of a string form, and whether a property carries that form.
+    /// Tool schemas have a handful of properties: a scan that compares a
+    /// cheap fingerprint (length, first and last byte) before the bytes beats
+    /// a binary search's full comparisons; large objects use the search.
     pub fn find(&self, name: &[u8]) -> Option<(usize, bool)> {
-        self.names
-            .binary_search_by(|(n, _, _)| (**n).cmp(name))
-            .ok()
-            .and_then(|at| self.names.get(at))
-            .map(|(_, slot, is_property)| (*slot, *is_property))
+        let found = if self.names.len() <= 16 {
+            let key = fingerprint(name);
+            self.names
+                .iter()
+                .zip(&self.fingerprints)
+                .find(|((n, _, _), k)| **k == key && **n == *name)
+                .map(|(entry, _)| entry)
+        } else {
+            self.names
+                .binary_search_by(|(n, _, _)| (**n).cmp(name))
+                .ok()
+                .and_then(|at| self.names.get(at))
+        };
+        found.map(|(_, slot, is_property)| (*slot, *is_property))
     }
 
     /// The property written as this atom, if any.
@@ -739,10 +760,12 @@ fn object_rules(
         })
         .collect();
     names.sort_by(|a, b| a.0.cmp(&b.0));
+    let fingerprints = names.iter().map(|(n, _, _)| fingerprint(n)).collect();
     ObjectRules {
         properties,
         required,
         names,
+        fingerprints,
         additional,
     }
 }
