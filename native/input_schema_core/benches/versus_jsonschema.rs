@@ -5,6 +5,14 @@
 //! Run: `cargo bench -p input_schema_core --bench versus_jsonschema`.
 //! Each figure is the per-call time of a batch, over many batches.
 
+// A benchmark program: a broken fixture should stop it loudly.
+#![allow(
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
+
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
