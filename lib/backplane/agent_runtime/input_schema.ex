@@ -35,7 +35,12 @@ defmodule Backplane.AgentRuntime.InputSchema do
       {:unsupported_capability, "schema keyword is unsupported", %{keyword: "$ref"}}
   """
   @spec validate_schema(term()) :: :ok | {:error, Error.t()}
-  def validate_schema(schema), do: Native.validate_schema(schema)
+  def validate_schema(schema) do
+    case Native.validate_schema(schema) do
+      :dirty -> Native.validate_schema_dirty(schema)
+      result -> result
+    end
+  end
 
   @typedoc """
   Options of `validate/3`:
@@ -76,8 +81,8 @@ defmodule Backplane.AgentRuntime.InputSchema do
 
     # Each NIF pair is one call: the first half runs on this scheduler within
     # a fixed work budget and answers `:dirty` when the call needs more (a
-    # schema to compile, a large argument); the second half then does the
-    # whole call on a dirty CPU scheduler.
+    # new pattern to compile, a large argument); the second half then does
+    # the whole call on a dirty CPU scheduler.
     case schema do
       %Compiled{resource: resource} ->
         case Native.validate_compiled(resource, arguments, all_errors) do
@@ -164,7 +169,13 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
   @spec compile(term()) :: {:ok, Compiled.t()} | {:error, Error.t()}
   def compile(schema) do
-    case Native.compile(schema) do
+    result =
+      case Native.compile(schema) do
+        :dirty -> Native.compile_dirty(schema)
+        result -> result
+      end
+
+    case result do
       {:ok, resource} -> {:ok, %Compiled{resource: resource}}
       {:error, _} = error -> error
     end

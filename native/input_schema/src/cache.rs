@@ -13,7 +13,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rustler::env::{OwnedEnv, SavedTerm};
-use rustler::Term;
+use rustler::types::map::MapIterator;
+use rustler::{Binary, Term, TermType};
 
 use input_schema_core::schema::CompiledSchema;
 
@@ -26,6 +27,8 @@ pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
 struct Entry {
     id: u64,
     hash: u64,
+    /// The runtime's hash of the whole term, for crowded buckets.
+    full_hash: u64,
     env: OwnedEnv,
     term: SavedTerm,
     schema: Arc<CompiledSchema>,
@@ -72,35 +75,94 @@ fn with_cache<R>(f: impl FnOnce(&mut Cache) -> R) -> R {
     f(cache)
 }
 
+mod atoms {
+    rustler::atoms! { properties }
+}
+
 /// Salt for the runtime's internal term hash.
 const HASH_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// The hash a schema term is filed under.
+/// The hash a schema term is filed under: its top-level keys and the names
+/// of its `properties`, hashed by the runtime. Hashing the whole term would
+/// read every description; this reads a few dozen small terms, and the
+/// identity comparison that follows decides.
 pub fn hash(schema: Term<'_>) -> u64 {
+    let mut hash = (schema.map_size().unwrap_or(0) as u64).wrapping_mul(HASH_SALT);
+    let Some(entries) = MapIterator::new(schema) else {
+        return schema.hash_internal(HASH_SALT);
+    };
+    for (key, value) in entries {
+        hash = mix(hash, key.hash_internal(HASH_SALT));
+        if is_properties_key(key) {
+            if let Some(properties) = MapIterator::new(value) {
+                for (name, _) in properties {
+                    hash = mix(hash, name.hash_internal(HASH_SALT));
+                }
+            }
+        }
+    }
+    hash
+}
+
+/// Buckets up to this size are searched by identity comparison alone.
+const CROWDED_BUCKET: usize = 4;
+
+fn full_hash(schema: Term<'_>) -> u64 {
     schema.hash_internal(HASH_SALT)
+}
+
+fn mix(hash: u64, value: u64) -> u64 {
+    (hash.rotate_left(5) ^ value).wrapping_mul(0x0100_0000_01B3)
+}
+
+fn is_properties_key(key: Term<'_>) -> bool {
+    match key.get_type() {
+        TermType::Atom => key.as_c_arg() == atoms::properties().as_c_arg(),
+        TermType::Binary => key
+            .decode::<Binary>()
+            .is_ok_and(|b| b.as_slice() == b"properties"),
+        _ => false,
+    }
 }
 
 pub fn enabled() -> bool {
     with_cache(|c| c.enabled)
 }
 
-/// The compiled form of exactly this schema term, if cached. A miss is
-/// counted only when `count_miss` (the caller compiles on a miss).
-pub fn lookup(schema: Term<'_>, hash: u64, count_miss: bool) -> Option<Arc<CompiledSchema>> {
+/// What an inline lookup found.
+pub enum Found {
+    Hit(Arc<CompiledSchema>),
+    Miss,
+    Disabled,
+}
+
+/// The inline path's lookup: one lock, no miss counted (the dirty half
+/// compiles and counts it).
+pub fn find(schema: Term<'_>) -> Found {
+    let hash = hash(schema);
+    with_cache(|c| {
+        if !c.enabled {
+            return Found::Disabled;
+        }
+        match c.get(schema, hash) {
+            Some(compiled) => {
+                c.hits += 1;
+                Found::Hit(compiled)
+            }
+            None => Found::Miss,
+        }
+    })
+}
+
+/// The compiled form of exactly this schema term, if cached.
+pub fn lookup(schema: Term<'_>, hash: u64) -> Option<Arc<CompiledSchema>> {
     with_cache(|c| {
         if !c.enabled {
             return None;
         }
-        let found = c.by_hash.get(&hash).and_then(|bucket| {
-            bucket
-                .iter()
-                .find(|entry| entry.env.run(|env| entry.term.load(env) == schema))
-                .map(|entry| Arc::clone(&entry.schema))
-        });
-        match found {
-            Some(_) => c.hits += 1,
-            None if count_miss => c.misses += 1,
-            None => {}
+        let found = c.get(schema, hash);
+        if found.is_some() {
+            c.hits += 1;
         }
         found
     })
@@ -111,15 +173,16 @@ pub fn lookup(schema: Term<'_>, hash: u64, count_miss: bool) -> Option<Arc<Compi
 pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, term_bytes: usize) {
     let bytes = term_bytes + compiled.approximate_bytes();
     with_cache(|c| {
-        if !c.enabled || bytes > c.max_bytes || c.max_entries == 0 {
+        if !c.enabled {
+            return;
+        }
+        // A miss: a schema compiled for the cache.
+        c.misses += 1;
+        if bytes > c.max_bytes || c.max_entries == 0 {
             return;
         }
         // Another process may have filed the same term meanwhile.
-        let present = c
-            .by_hash
-            .get(&hash)
-            .is_some_and(|bucket| bucket.iter().any(|e| e.env.run(|env| e.term.load(env) == schema)));
-        if present {
+        if c.get(schema, hash).is_some() {
             return;
         }
         while c.entries >= c.max_entries || c.bytes + bytes > c.max_bytes {
@@ -134,6 +197,7 @@ pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, term_b
         c.by_hash.entry(hash).or_default().push(Entry {
             id,
             hash,
+            full_hash: full_hash(schema),
             env,
             term,
             schema: compiled,
@@ -146,6 +210,20 @@ pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, term_b
 }
 
 impl Cache {
+    /// Schemas that differ only in values share a bucket (the bucket hash
+    /// reads keys only). Past [`CROWDED_BUCKET`] entries, the whole term is
+    /// hashed once and only entries with the same full hash are compared, so
+    /// a lookup never compares more than a few terms.
+    fn get(&self, schema: Term<'_>, hash: u64) -> Option<Arc<CompiledSchema>> {
+        let bucket = self.by_hash.get(&hash)?;
+        let full_hash = (bucket.len() > CROWDED_BUCKET).then(|| full_hash(schema));
+        bucket
+            .iter()
+            .filter(|entry| full_hash.is_none_or(|h| h == entry.full_hash))
+            .find(|entry| entry.env.run(|env| entry.term.load(env) == schema))
+            .map(|entry| Arc::clone(&entry.schema))
+    }
+
     fn evict_oldest(&mut self) -> bool {
         let Some((hash, id)) = self.order.pop_front() else {
             return false;

@@ -11,7 +11,7 @@ use rustler::{Encoder, Env, ResourceArc, Term};
 use crate::term::{argument_error, argument_errors, error_struct, json_error, schema_error, BeamTerm};
 use crate::{cache, decode, encode};
 use input_schema_core::error::{Class, SchemaError};
-use input_schema_core::schema::{self, CompiledSchema};
+use input_schema_core::schema::{self, CompileStop, CompiledSchema};
 use input_schema_core::validate::{self, Budget, Outcome};
 use input_schema_core::value::{Shape, Value};
 
@@ -100,33 +100,82 @@ fn entry_error<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>) -> Optio
     None
 }
 
-#[rustler::nif(schedule = "DirtyCpu")]
+/// The outcome of a compilation on the calling scheduler.
+enum Inline<T> {
+    Done(T),
+    Dirty,
+}
+
+/// Compiles within `budget`, using only patterns compiled before: the
+/// inline half of every call that compiles.
+fn compile_inline<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    budget: &Budget,
+) -> Inline<Result<CompiledSchema, Term<'a>>> {
+    match schema::compile_within(BeamTerm(schema), budget, true) {
+        Ok(compiled) => Inline::Done(Ok(compiled)),
+        Err(CompileStop::Failure(failure)) => Inline::Done(Err(schema_failure(env, failure.error))),
+        Err(CompileStop::OverBudget) => Inline::Dirty,
+    }
+}
+
+fn dirty(env: Env<'_>) -> Term<'_> {
+    atoms::dirty().encode(env)
+}
+
+/// The inline half of `validate_schema/1`; `:dirty` hands it to
+/// `validate_schema_dirty/1`.
+#[rustler::nif]
 fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        match compile_inline(env, schema, &Budget::new(INLINE_BUDGET)) {
+            Inline::Done(Ok(_)) => atom::ok().encode(env),
+            Inline::Done(Err(error)) => error,
+            Inline::Dirty => dirty(env),
+        }
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn validate_schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     guarded(env, || match schema::compile(BeamTerm(schema)) {
         Ok(_) => atom::ok().encode(env),
         Err(failure) => schema_failure(env, failure.error),
     })
 }
 
-/// The inline half of `validate/3`: on the calling scheduler, a cached
-/// schema and a walk within [`INLINE_BUDGET`]. Returns `:dirty` when the
-/// schema must be compiled or the budget ran out; the caller then calls
-/// `validate_dirty/3`, which does the whole call.
+/// The inline half of `validate/3`: on the calling scheduler, a cached or
+/// cheaply compiled schema and a walk within one [`INLINE_BUDGET`]. Returns
+/// `:dirty` when a pattern must be compiled or the budget ran out; the caller
+/// then calls `validate_dirty/3`, which does the whole call.
 #[rustler::nif]
 fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
     guarded(env, || {
         if let Some(error) = entry_error(env, schema, arguments) {
             return error;
         }
-        if !cache::enabled() {
-            return atoms::dirty().encode(env);
-        }
-        let compiled = cache::lookup(schema, cache::hash(schema), false);
-        compiled
-            .and_then(|compiled| {
-                check_arguments(env, &compiled, arguments, all_errors, &Budget::new(INLINE_BUDGET))
-            })
-            .unwrap_or_else(|| atoms::dirty().encode(env))
+        let budget = Budget::new(INLINE_BUDGET);
+        let compiled = match cache::find(schema) {
+            cache::Found::Hit(compiled) => compiled,
+            found => match compile_inline(env, schema, &budget) {
+                Inline::Done(Ok(compiled)) => {
+                    let compiled = Arc::new(compiled);
+                    if matches!(found, cache::Found::Miss) {
+                        cache::insert(
+                            schema,
+                            cache::hash(schema),
+                            Arc::clone(&compiled),
+                            schema.to_binary().len(),
+                        );
+                    }
+                    compiled
+                }
+                Inline::Done(Err(error)) => return error,
+                Inline::Dirty => return dirty(env),
+            },
+        };
+        check_arguments(env, &compiled, arguments, all_errors, &budget).unwrap_or_else(|| dirty(env))
     })
 }
 
@@ -140,7 +189,7 @@ fn validate_dirty<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_e
         }
         let compiled = if cache::enabled() {
             let hash = cache::hash(schema);
-            match cache::lookup(schema, hash, true) {
+            match cache::lookup(schema, hash) {
                 Some(compiled) => compiled,
                 None => match schema::compile(BeamTerm(schema)) {
                     Ok(compiled) => {
@@ -162,16 +211,29 @@ fn validate_dirty<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_e
     })
 }
 
-#[rustler::nif(schedule = "DirtyCpu")]
+fn resource_tuple<'a>(env: Env<'a>, compiled: CompiledSchema) -> Term<'a> {
+    let resource = ResourceArc::new(CompiledResource {
+        schema: Arc::new(compiled),
+    });
+    (atom::ok(), resource).encode(env)
+}
+
+/// The inline half of `compile/1`; `:dirty` hands it to `compile_dirty/1`.
+#[rustler::nif]
 fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        match compile_inline(env, schema, &Budget::new(INLINE_BUDGET)) {
+            Inline::Done(Ok(compiled)) => resource_tuple(env, compiled),
+            Inline::Done(Err(error)) => error,
+            Inline::Dirty => dirty(env),
+        }
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn compile_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     guarded(env, || match schema::compile(BeamTerm(schema)) {
-        Ok(compiled) => (
-            atom::ok(),
-            ResourceArc::new(CompiledResource {
-                schema: Arc::new(compiled),
-            }),
-        )
-            .encode(env),
+        Ok(compiled) => resource_tuple(env, compiled),
         Err(failure) => schema_failure(env, failure.error),
     })
 }
@@ -199,7 +261,7 @@ fn validate_compiled<'a>(
             all_errors,
             &Budget::new(INLINE_BUDGET),
         )
-        .unwrap_or_else(|| atoms::dirty().encode(env))
+        .unwrap_or_else(|| dirty(env))
     })
 }
 

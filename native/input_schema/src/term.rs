@@ -2,7 +2,12 @@
 //! terms. With `nif.rs`, the only module that reads or builds terms.
 
 use rustler::types::atom::{self, Atom};
-use rustler::types::map::MapIterator;
+use std::mem::MaybeUninit;
+
+use rustler::sys::{
+    enif_map_iterator_create, enif_map_iterator_destroy, enif_map_iterator_get_pair, enif_map_iterator_next,
+    enif_map_iterator_prev, ErlNifMapIterator, ErlNifMapIteratorEntry,
+};
 use rustler::{BigInt, Binary, Encoder, Env, NewBinary, Term, TermType};
 
 use input_schema_core::error::{ArgumentError, Class, SchemaError};
@@ -68,21 +73,68 @@ const FLATMAP_LIMIT: usize = 32;
 /// A map's entries in `Map.keys/1` order. The NIF iterator walks a flat map
 /// in that order but a hash map in the reverse of it (`maps:keys/1` builds
 /// its list by prepending), so large maps are walked from the last entry.
+/// A plain wrapper over `enif_map_iterator_*`: one iterator, one direction.
 pub struct Entries<'a> {
-    iterator: Option<MapIterator<'a>>,
+    env: Env<'a>,
+    iterator: Option<ErlNifMapIterator>,
     backward: bool,
+}
+
+impl<'a> Entries<'a> {
+    fn new(map: Term<'a>, backward: bool) -> Entries<'a> {
+        let env = map.get_env();
+        let start = if backward {
+            ErlNifMapIteratorEntry::ERL_NIF_MAP_ITERATOR_TAIL
+        } else {
+            ErlNifMapIteratorEntry::ERL_NIF_MAP_ITERATOR_HEAD
+        };
+        let mut iterator = MaybeUninit::uninit();
+        // SAFETY: `map` is a term of `env`; on success the iterator is
+        // initialised, and it is destroyed exactly once, in `drop`.
+        let created =
+            unsafe { enif_map_iterator_create(env.as_c_arg(), map.as_c_arg(), iterator.as_mut_ptr(), start) };
+        let iterator = (created != 0).then(|| unsafe { iterator.assume_init() });
+        Entries {
+            env,
+            iterator,
+            backward,
+        }
+    }
 }
 
 impl<'a> Iterator for Entries<'a> {
     type Item = (BeamTerm<'a>, BeamTerm<'a>);
+
     fn next(&mut self) -> Option<Self::Item> {
         let iterator = self.iterator.as_mut()?;
-        let entry = if self.backward {
-            iterator.next_back()
-        } else {
-            iterator.next()
-        };
-        entry.map(|(k, v)| (BeamTerm(k), BeamTerm(v)))
+        let env = self.env.as_c_arg();
+        let mut key = MaybeUninit::uninit();
+        let mut value = MaybeUninit::uninit();
+        // SAFETY: the iterator was created for a map of `env` and is alive;
+        // the pair is written when the call returns non-zero.
+        unsafe {
+            if enif_map_iterator_get_pair(env, iterator, key.as_mut_ptr(), value.as_mut_ptr()) == 0 {
+                return None;
+            }
+            if self.backward {
+                enif_map_iterator_prev(env, iterator);
+            } else {
+                enif_map_iterator_next(env, iterator);
+            }
+            Some((
+                BeamTerm(Term::new(self.env, key.assume_init())),
+                BeamTerm(Term::new(self.env, value.assume_init())),
+            ))
+        }
+    }
+}
+
+impl Drop for Entries<'_> {
+    fn drop(&mut self) {
+        if let Some(iterator) = self.iterator.as_mut() {
+            // SAFETY: created in `new` for this env, destroyed once.
+            unsafe { enif_map_iterator_destroy(self.env.as_c_arg(), iterator) };
+        }
     }
 }
 
@@ -163,10 +215,7 @@ impl<'a> Value<'a> for BeamTerm<'a> {
     }
 
     fn map_entries(self) -> Entries<'a> {
-        Entries {
-            iterator: MapIterator::new(self.0),
-            backward: self.map_len() > FLATMAP_LIMIT,
-        }
+        Entries::new(self.0, self.map_len() > FLATMAP_LIMIT)
     }
 
     fn map_len(self) -> usize {

@@ -7,6 +7,7 @@
 //! tree), `validate` (tree + arguments -> result), `error`; `json` is the
 //! `serde_json` backend the tests and benchmarks use.
 
+pub mod budget;
 pub mod error;
 pub mod json;
 pub mod pattern;

@@ -3,9 +3,10 @@
 //! Paths and error details are built only when a check fails, and
 //! composition branches are asked "does it match?" without building errors.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
+pub use crate::budget::{Budget, OverBudget};
 use crate::error::ArgumentError;
 use crate::schema::{Additional, CompiledSchema, Node, ObjectRules, TypeSet};
 use crate::value::{equals, Datum, ListLength, Number, Shape, Value};
@@ -106,47 +107,6 @@ fn root_path<'p, 'a, V: Value<'a>>() -> Path<'p, V> {
         segment: Segment::Root,
     }
 }
-
-/// Work a walk may do before it gives up, in units of roughly 10-20 ns: one
-/// per value visited, map entry read, list cell counted or enum choice
-/// compared, and one per 16 bytes of string scanned. It lets a caller run
-/// small validations inline and hand the rest to a dirty scheduler.
-#[derive(Debug)]
-pub struct Budget {
-    left: Cell<u64>,
-}
-
-impl Budget {
-    pub fn new(units: u64) -> Budget {
-        Budget {
-            left: Cell::new(units),
-        }
-    }
-
-    pub fn unlimited() -> Budget {
-        Budget::new(u64::MAX)
-    }
-
-    /// Units left, saturated to `usize`.
-    fn left(&self) -> usize {
-        usize::try_from(self.left.get()).unwrap_or(usize::MAX)
-    }
-
-    fn charge(&self, units: u64) -> Result<(), OverBudget> {
-        let left = self.left.get();
-        if units > left {
-            self.left.set(0);
-            Err(OverBudget)
-        } else {
-            self.left.set(left - units);
-            Ok(())
-        }
-    }
-}
-
-/// The walk needed more than its budget; nothing was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OverBudget;
 
 /// The outcome of a budgeted validation.
 #[derive(Debug)]

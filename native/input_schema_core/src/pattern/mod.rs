@@ -10,6 +10,9 @@
 
 mod parse;
 
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
 use regex_automata::dfa::{dense, Automaton, StartKind};
 use regex_automata::hybrid;
 use regex_automata::nfa::thompson;
@@ -45,6 +48,34 @@ pub const LAZY_CACHE_BYTES: usize = 2 << 20;
 /// pattern reuses states and never gets there.
 pub const LAZY_CACHE_CLEARS: usize = 3;
 pub const LAZY_MIN_BYTES_PER_STATE: usize = 10;
+
+/// Compiled patterns kept for reuse, by source: a catalog repeats the same
+/// few patterns (`^[A-Za-z0-9-]+$` for every repository owner), and
+/// determinising a DFA costs tens of microseconds. Bounded by count and by
+/// automaton bytes, oldest out first.
+pub const PATTERN_CACHE_ENTRIES: usize = 1024;
+pub const PATTERN_CACHE_BYTES: usize = 32 << 20;
+
+struct PatternCache {
+    by_source: HashMap<Box<[u8]>, Arc<Pattern>>,
+    order: VecDeque<Box<[u8]>>,
+    bytes: usize,
+}
+
+static PATTERN_CACHE: Mutex<Option<PatternCache>> = Mutex::new(None);
+
+fn with_pattern_cache<R>(f: impl FnOnce(&mut PatternCache) -> R) -> R {
+    // Every update completes before anything that could panic: a poisoned
+    // lock still guards a consistent cache.
+    let mut guard = PATTERN_CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    f(guard.get_or_insert_with(|| PatternCache {
+        by_source: HashMap::new(),
+        order: VecDeque::new(),
+        bytes: 0,
+    }))
+}
 
 /// Why a pattern could not be compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,6 +168,14 @@ impl DenseEngine {
                 }
             }
         }
+        // Bytes of one equivalence class move every state alike: one
+        // transition per class tells where the whole class goes.
+        let mut classes: Vec<Vec<u8>> = vec![Vec::new(); 256];
+        for byte in 0..=255u8 {
+            if let Some(class) = classes.get_mut(usize::from(dfa.byte_classes().get(byte))) {
+                class.push(byte);
+            }
+        }
         let mut loop_of = Vec::new();
         let mut loops = Vec::new();
         let mut explored = 0;
@@ -146,10 +185,13 @@ impl DenseEngine {
                 return None;
             }
             let mut set = ByteSet::default();
-            for byte in 0..=255u8 {
-                let next = dfa.next_state(sid, byte);
+            for bytes in classes.iter().filter(|bytes| !bytes.is_empty()) {
+                let Some(&representative) = bytes.first() else {
+                    continue;
+                };
+                let next = dfa.next_state(sid, representative);
                 if next == sid {
-                    set.insert(byte);
+                    bytes.iter().for_each(|&byte| set.insert(byte));
                 } else {
                     visit(next, &mut seen, &mut queue);
                 }
@@ -218,6 +260,36 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// [`Pattern::compile`], reusing the automaton of an identical source
+    /// compiled before. The result is the same either way.
+    pub fn compile_shared(source: &[u8]) -> Result<Arc<Pattern>, PatternError> {
+        if let Some(found) = with_pattern_cache(|c| c.by_source.get(source).cloned()) {
+            return Ok(found);
+        }
+        let pattern = Arc::new(Pattern::compile(source)?);
+        let bytes = pattern.memory_usage() + source.len();
+        with_pattern_cache(|c| {
+            if bytes > PATTERN_CACHE_BYTES || c.by_source.contains_key(source) {
+                return;
+            }
+            while c.by_source.len() >= PATTERN_CACHE_ENTRIES || c.bytes + bytes > PATTERN_CACHE_BYTES {
+                let Some(oldest) = c.order.pop_front() else { break };
+                if let Some(evicted) = c.by_source.remove(&oldest) {
+                    c.bytes = c.bytes.saturating_sub(evicted.memory_usage() + oldest.len());
+                }
+            }
+            c.by_source.insert(source.into(), Arc::clone(&pattern));
+            c.order.push_back(source.into());
+            c.bytes += bytes;
+        });
+        Ok(pattern)
+    }
+
+    /// Whether an identical source was compiled before and is still kept.
+    pub fn is_shared(source: &[u8]) -> bool {
+        with_pattern_cache(|c| c.by_source.contains_key(source))
+    }
+
     /// Checks and compiles pattern source, in the contract's order: size,
     /// then unsupported syntax, then validity, then automaton size.
     pub fn compile(source: &[u8]) -> Result<Pattern, PatternError> {

@@ -6,7 +6,9 @@
 mod keyword;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use crate::budget::Budget;
 use crate::error::SchemaError;
 use crate::pattern::{Pattern, PatternError};
 use crate::value::{AtomId, Datum, DatumError, Number, Shape, Value};
@@ -130,7 +132,7 @@ pub struct Node {
     pub exclusive_maximum: Option<Number>,
     pub min_length: Option<Count>,
     pub max_length: Option<Count>,
-    pub pattern: Option<Box<Pattern>>,
+    pub pattern: Option<Arc<Pattern>>,
     pub min_items: Option<Count>,
     pub max_items: Option<Count>,
     pub items: Option<Box<Node>>,
@@ -218,18 +220,27 @@ enum Step<'p> {
 struct SchemaPath<'p> {
     parent: Option<&'p SchemaPath<'p>>,
     step: Step<'p>,
+    cx: &'p Context<'p>,
 }
 
-impl<'p> SchemaPath<'p> {
-    const ROOT: SchemaPath<'static> = SchemaPath {
-        parent: None,
-        step: Step::Root,
-    };
+/// What a compilation may spend: its budget, and whether a pattern not
+/// compiled before counts as over it (the inline path never determinises).
+#[derive(Debug)]
+struct Context<'b> {
+    budget: &'b Budget,
+    cached_patterns_only: bool,
+}
 
+/// Work units charged per schema keyword (a keyword costs a slot lookup,
+/// a check and an allocation or two: several times a validation step).
+const KEYWORD_UNITS: u64 = 10;
+
+impl<'p> SchemaPath<'p> {
     fn child(&'p self, step: Step<'p>) -> SchemaPath<'p> {
         SchemaPath {
             parent: Some(self),
             step,
+            cx: self.cx,
         }
     }
 
@@ -259,11 +270,15 @@ impl<'p> SchemaPath<'p> {
         out
     }
 
-    fn fail<V>(&self, error: SchemaError<V>) -> SchemaFailure<V> {
-        SchemaFailure {
+    fn fail<V>(&self, error: SchemaError<V>) -> CompileStop<V> {
+        CompileStop::Failure(SchemaFailure {
             error,
             pointer: self.pointer(),
-        }
+        })
+    }
+
+    fn charge<V>(&self, units: u64) -> Compiled<(), V> {
+        self.cx.budget.charge(units).map_err(|_| CompileStop::OverBudget)
     }
 }
 
@@ -276,12 +291,46 @@ pub struct SchemaFailure<V> {
     pub pointer: String,
 }
 
-type Compiled<T, V> = Result<T, SchemaFailure<V>>;
+/// Why a compilation stopped: a schema error, or (within a budget) the
+/// budget ran out before a decision.
+#[derive(Debug, Clone)]
+pub enum CompileStop<V> {
+    Failure(SchemaFailure<V>),
+    OverBudget,
+}
+
+type Compiled<T, V> = Result<T, CompileStop<V>>;
 
 /// Checks a tool schema (a map) and compiles it. The root must be an object
 /// schema; then it is checked like every subschema.
-pub fn compile<'a, V: Value<'a>>(schema: V) -> Compiled<CompiledSchema, V> {
-    let root_path = SchemaPath::ROOT;
+pub fn compile<'a, V: Value<'a>>(schema: V) -> Result<CompiledSchema, SchemaFailure<V>> {
+    match compile_within(schema, &Budget::unlimited(), false) {
+        Ok(compiled) => Ok(compiled),
+        Err(CompileStop::Failure(failure)) => Err(failure),
+        // An unlimited budget cannot run out; refuse rather than accept.
+        Err(CompileStop::OverBudget) => Err(SchemaFailure {
+            error: SchemaError::SchemaTooDeep,
+            pointer: String::new(),
+        }),
+    }
+}
+
+/// [`compile`] within a work budget; with `cached_patterns_only`, a pattern
+/// that was not compiled before also stops it with `OverBudget`.
+pub fn compile_within<'a, V: Value<'a>>(
+    schema: V,
+    budget: &Budget,
+    cached_patterns_only: bool,
+) -> Compiled<CompiledSchema, V> {
+    let cx = Context {
+        budget,
+        cached_patterns_only,
+    };
+    let root_path = SchemaPath {
+        parent: None,
+        step: Step::Root,
+        cx: &cx,
+    };
     if schema.shape() != Shape::Map {
         return Err(root_path.fail(SchemaError::SchemaNotMap));
     }
@@ -318,6 +367,7 @@ fn type_name<'a, V: Value<'a>>(value: V) -> Option<Vec<u8>> {
 /// form), or reports the first unsupported key in the map's own order.
 #[inline(never)]
 fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled<Box<Slots<V>>, V> {
+    path.charge(KEYWORD_UNITS * schema.map_len() as u64)?;
     let mut slots: Box<Slots<V>> = Box::new([None; KEYWORD_COUNT]);
     for (key, value) in schema.map_entries() {
         let (keyword, is_atom, name) = match key.shape() {
@@ -446,6 +496,7 @@ fn compile_assertions<'a, V: Value<'a>>(
         if value.shape() != Shape::List || value.list_len().is_none() {
             return Err(at.fail(SchemaError::MalformedEnum));
         }
+        path.charge(value.list_len().unwrap_or(0) as u64)?;
         let mut choices = Vec::new();
         for (index, choice) in value.list_items().enumerate() {
             let datum = json_datum(choice, depth + 1, SchemaError::MalformedEnum)
@@ -475,14 +526,17 @@ fn compile_assertions<'a, V: Value<'a>>(
         let Shape::Binary(source) = value.shape() else {
             return Err(at.fail(SchemaError::PatternNotString));
         };
-        let pattern = Pattern::compile(source).map_err(|e| {
+        if path.cx.cached_patterns_only && !Pattern::is_shared(source) {
+            return Err(CompileStop::OverBudget);
+        }
+        let pattern = Pattern::compile_shared(source).map_err(|e| {
             at.fail(match e {
                 PatternError::TooLarge => SchemaError::PatternTooLarge,
                 PatternError::Unsupported => SchemaError::PatternUnsupported,
                 PatternError::Invalid => SchemaError::PatternInvalid,
             })
         })?;
-        node.pattern = Some(Box::new(pattern));
+        node.pattern = Some(pattern);
     }
     Ok(())
 }

@@ -165,11 +165,23 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       assert {:ok, ^large} = InputSchema.validate(compiled, large)
       assert {:ok, ^long} = InputSchema.validate(compiled, long)
 
+      # A cache miss compiles inline, unless a pattern must be built.
       InputSchema.clear_cache()
-      assert :dirty = Native.validate(schema, small, false)
-      assert {:ok, ^small} = InputSchema.validate(schema, small)
       assert {:ok, ^small} = Native.validate(schema, small, false)
+      assert %{entries: 1, misses: 1} = InputSchema.cache_info()
       assert :dirty = Native.validate(schema, large, false)
+
+      fresh = "^fresh-#{System.unique_integer([:positive])}$"
+      patterned = %{"properties" => %{"s" => %{"pattern" => fresh}}}
+      assert :dirty = Native.validate(patterned, %{"s" => "x"}, false)
+      assert :dirty = Native.validate_schema(patterned)
+      assert :dirty = Native.compile(patterned)
+
+      assert {:error, %{message: "tool argument does not match the pattern"}} =
+               InputSchema.validate(patterned, %{"s" => "x"})
+
+      # The pattern is built now: the next schema using it compiles inline.
+      assert :ok = Native.validate_schema(%{"properties" => %{"t" => %{"pattern" => fresh}}})
 
       # An improper list longer than the budget is handed over before its end is seen.
       improper = %{"items" => Enum.reduce(1..100_000, :tail, &[&1 | &2])}
