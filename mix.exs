@@ -13,6 +13,8 @@ defmodule Backplane.AgentRuntime.MixProject do
       elixirc_paths: elixirc_paths(Mix.env()),
       elixirc_options: [warnings_as_errors: true],
       deps: [],
+      # PropEr (Debian's erlang-proper) is used by the test generators only.
+      xref: [exclude: [:proper, :proper_types]],
       aliases: aliases()
     ]
   end

@@ -1,0 +1,376 @@
+defmodule Backplane.AgentRuntime.Generators do
+  @moduledoc """
+  PropEr generators for InputSchema: schemas across the whole subset,
+  arguments in and outside the JSON domain, and schema/value pairs built
+  together so that the value satisfies the schema, with the single mutations
+  that break exactly one constraint.
+
+  PropEr generators are Erlang terms built with `:proper_types`; `let/2` is
+  PropEr's `?LET` and `sized/1` its `?SIZED`.
+  """
+
+  @t :proper_types
+
+  def let(gen, fun), do: @t.bind(gen, fun, false)
+  def sized(fun), do: @t.sized(fun)
+  def oneof(gens), do: @t.oneof(gens)
+  def elements(list), do: @t.elements(list)
+  def frequency(pairs), do: @t.frequency(pairs)
+  # Short lists: nested schemas multiply, and PropEr's default sizes make
+  # lists of dozens of elements.
+  def list(gen), do: @t.resize(4, @t.list(gen))
+  def boolean, do: @t.boolean()
+  def integer, do: @t.integer()
+  def integer(low, high), do: @t.integer(low, high)
+  def float, do: @t.float()
+  def exactly(term), do: @t.exactly(term)
+
+  # Generators are built eagerly; recursion must be lazy or every level
+  # builds every alternative of the next.
+  defmacrop lazy(gen) do
+    quote do: :proper_types.lazy(fn -> unquote(gen) end)
+  end
+
+  @names ["a", "b", "name", "path", "kind", "é", "x-y", "1"]
+  @patterns [
+    "^[a-z]*$",
+    "b",
+    "^a.c$",
+    "\\d{2,}",
+    "[^\\s]+",
+    "^(ab|cd)?$",
+    "\\bword\\b",
+    "é|😀",
+    "^\\w+$",
+    "a{2}",
+    "[(?]",
+    "\\u00e9",
+    "^$"
+  ]
+
+  @doc "A short string: ASCII, non-ASCII, line terminators."
+  def text do
+    oneof([
+      elements(["", "a", "abc", "word", "é", "😀", "a\nb", "x\u2028", "e\u0301", "12", " ", "name"]),
+      let(list(elements([?a, ?b, ?c, ?1, ?\s, ?é, ?\n])), &List.to_string/1)
+    ])
+  end
+
+  @doc "A number: small and big integers, floats."
+  def number do
+    oneof([
+      integer(-5, 5),
+      integer(),
+      float(),
+      elements([0.0, 1.0, -1.5, 2 ** 70, -(2 ** 70), 1.0e300])
+    ])
+  end
+
+  @doc "A JSON value (the Elixir form: string keys, nil, booleans)."
+  def json_value, do: sized(&json_value/1)
+
+  def json_value(size) when size <= 1 do
+    oneof([text(), number(), boolean(), exactly(nil)])
+  end
+
+  def json_value(size) do
+    frequency([
+      {4, json_value(0)},
+      {1, lazy(let(list(json_value(div(size, 3))), & &1))},
+      {1, lazy(let(list({elements(@names), json_value(div(size, 3))}), &Map.new/1))}
+    ])
+  end
+
+  @doc "A term outside the JSON domain."
+  def hostile do
+    oneof([
+      exactly([1 | 2]),
+      exactly(["a", "b" | :tail]),
+      exactly(<<0xFF, 0xFE>>),
+      exactly(<<"ok", 0xC3>>),
+      exactly(~D[2024-01-01]),
+      exactly(MapSet.new([1])),
+      exactly({1, 2}),
+      exactly(:atom),
+      exactly(:null),
+      exactly(self()),
+      exactly(make_ref()),
+      exactly(&Kernel.+/2),
+      exactly(<<1::3>>),
+      let(integer(), &(&1 + 2 ** 100)),
+      exactly(%{{:t} => 1, 1.5 => 2, 3 => 4}),
+      exactly(%{a: 1, b: [nil]}),
+      let(exactly(2_000), fn depth -> Enum.reduce(1..depth, "deep", fn _, acc -> [acc] end) end)
+    ])
+  end
+
+  @doc "Any argument value: mostly JSON, sometimes hostile, possibly nested."
+  def argument_value, do: sized(&argument_value/1)
+
+  def argument_value(size) when size <= 1, do: frequency([{5, json_value(0)}, {1, hostile()}])
+
+  def argument_value(size) do
+    frequency([
+      {4, argument_value(0)},
+      {1, let(list(argument_value(div(size, 3))), & &1)},
+      {1,
+       let(
+         list(
+           {oneof([elements(@names), exactly(:kind), exactly(7)]), argument_value(div(size, 3))}
+         ),
+         &Map.new/1
+       )}
+    ])
+  end
+
+  @doc "Arguments for a tool call: usually a map, sometimes anything."
+  def arguments do
+    frequency([
+      {8, let(list({elements(@names), argument_value()}), &Map.new/1)},
+      {1, argument_value()}
+    ])
+  end
+
+  # Keys as atoms or strings, chosen per schema.
+  defp keyed(map, true), do: Map.new(map, fn {k, v} -> {String.to_atom(k), v} end)
+  defp keyed(map, false), do: map
+
+  @doc "A schema across the whole subset (a root object schema when `root`)."
+  def schema, do: sized(&schema/1)
+
+  def schema(size) do
+    let({schema_node(size), boolean()}, fn {node, atoms} -> keyed(node, atoms) end)
+  end
+
+  defp schema_node(size) when size <= 1 do
+    let(list(scalar_keyword()), &Map.new/1)
+  end
+
+  defp schema_node(size) do
+    sub = div(size, 3)
+
+    let({list(scalar_keyword()), lazy(list(structural_keyword(sub)))}, fn {scalars, structurals} ->
+      Map.new(scalars ++ structurals)
+    end)
+  end
+
+  defp type_name, do: elements(~w(object array string integer number boolean null))
+
+  defp scalar_keyword do
+    oneof([
+      {exactly("type"), oneof([type_name(), let(list(type_name()), &Enum.uniq/1)])},
+      {exactly("enum"), list(json_value(2))},
+      {exactly("const"), json_value(2)},
+      {exactly("minimum"), number()},
+      {exactly("maximum"), number()},
+      {exactly("exclusiveMinimum"), number()},
+      {exactly("exclusiveMaximum"), number()},
+      {exactly("minLength"), integer(0, 4)},
+      {exactly("maxLength"), integer(0, 6)},
+      {exactly("minItems"), integer(0, 3)},
+      {exactly("maxItems"), integer(0, 4)},
+      {exactly("pattern"), elements(@patterns)},
+      {exactly("required"), list(elements(@names))},
+      {exactly("additionalProperties"), boolean()},
+      {exactly("description"), text()},
+      {exactly("title"), text()},
+      {exactly("default"), argument_value(2)},
+      {exactly("format"), elements(["uri", "date-time"])}
+    ])
+  end
+
+  defp structural_keyword(size) do
+    oneof([
+      {exactly("properties"), let(list({elements(@names), schema_node(size)}), &Map.new/1)},
+      {exactly("items"), schema_node(size)},
+      {exactly("not"), schema_node(size)},
+      {exactly("additionalProperties"), schema_node(size)},
+      {exactly("oneOf"),
+       let({schema_node(size), list(schema_node(size))}, fn {a, rest} -> [a | rest] end)},
+      {exactly("anyOf"),
+       let({schema_node(size), list(schema_node(size))}, fn {a, rest} -> [a | rest] end)}
+    ])
+  end
+
+  @doc "A schema that may also be malformed or unsupported somewhere."
+  def any_schema do
+    frequency([
+      {6, schema()},
+      {1,
+       let({schema(), elements(["$ref", "allOf", :foo, {1}, "if"]), argument_value(1)}, fn {s, k,
+                                                                                            v} ->
+         Map.put(s, k, v)
+       end)},
+      {1,
+       let(
+         {schema(),
+          elements([
+            "type",
+            "enum",
+            "minimum",
+            "minLength",
+            "pattern",
+            "items",
+            "oneOf",
+            "required",
+            "properties",
+            "not"
+          ]), argument_value(1)},
+         fn {s, k, v} -> Map.put(s, k, v) end
+       )},
+      {1, argument_value(1)}
+    ])
+  end
+
+  @doc """
+  `{schema, value, breaks}`: a root object schema, arguments that satisfy
+  it, and single mutations `{arguments, message, path}` that each break one
+  constraint and give that error at that path.
+  """
+  def valid_pair, do: sized(fn size -> object_pair(max(size, 2), "$arguments") end)
+
+  defp object_pair(size, path) do
+    sub = div(size, 2)
+
+    let({list({elements(@names), boolean()}), boolean()}, fn {names, closed} ->
+      names = names |> Enum.uniq_by(&elem(&1, 0)) |> Enum.take(4)
+
+      children =
+        Enum.map(names, fn {name, required} ->
+          {name, required, value_pair(sub, "#{path}.#{name}")}
+        end)
+
+      let(fixed_list(Enum.map(children, fn {_, _, gen} -> gen end)), fn pairs ->
+        combine_object(Enum.zip(children, pairs), closed, path)
+      end)
+    end)
+  end
+
+  defp fixed_list(gens), do: @t.fixed_list(gens)
+
+  defp combine_object(children, closed, path) do
+    properties = Map.new(children, fn {{name, _, _}, {schema, _, _}} -> {name, schema} end)
+    value = Map.new(children, fn {{name, _, _}, {_, v, _}} -> {name, v} end)
+    required = for {{name, true, _}, _} <- children, do: name
+
+    schema =
+      %{"type" => "object", "properties" => properties, "required" => required}
+      |> then(&if closed, do: Map.put(&1, "additionalProperties", false), else: &1)
+
+    lifted =
+      for {{name, _, _}, {_, _, breaks}} <- children, {broken, message, at} <- breaks do
+        {Map.put(value, name, broken), message, at}
+      end
+
+    missing =
+      for name <- required,
+          do: {Map.delete(value, name), "required tool argument is missing", path}
+
+    extra =
+      if closed,
+        do: [{Map.put(value, "zz_extra", 1), "additional tool argument is not allowed", path}],
+        else: []
+
+    # The root arguments must be a map before any check: no type mutation there.
+    wrong_type =
+      if path == "$arguments",
+        do: [],
+        else: [{"not an object", "tool argument has the wrong type", path}]
+
+    {schema, value, lifted ++ missing ++ extra ++ wrong_type}
+  end
+
+  defp value_pair(size, path) when size <= 1, do: scalar_pair(path)
+
+  defp value_pair(size, path) do
+    frequency([
+      {3, scalar_pair(path)},
+      {1, lazy(object_pair(size, path))},
+      {1, lazy(array_pair(size, path))}
+    ])
+  end
+
+  defp array_pair(size, path) do
+    let({value_pair(div(size, 2), "#{path}[0]"), integer(1, 3)}, fn {{item_schema, item, breaks},
+                                                                     n} ->
+      schema = %{"type" => "array", "items" => item_schema, "minItems" => 1, "maxItems" => n}
+      value = List.duplicate(item, n)
+      lifted = for {broken, message, at} <- breaks, do: {[broken | tl(value)], message, at}
+
+      {schema, value,
+       lifted ++
+         [
+           {[], "tool argument has too few items", path},
+           {List.duplicate(item, n + 1), "tool argument has too many items", path},
+           {%{}, "tool argument has the wrong type", path}
+         ]}
+    end)
+  end
+
+  defp scalar_pair(path) do
+    oneof([
+      let({integer(-100, 100), integer(0, 5), integer(0, 5)}, fn {v, below, above} ->
+        {%{"type" => "integer", "minimum" => v - below, "maximum" => v + above}, v,
+         [
+           {v - below - 1, "tool argument is below the minimum", path},
+           {v + above + 1, "tool argument is above the maximum", path},
+           {v + 0.5, "tool argument has the wrong type", path}
+         ]}
+      end),
+      let({@t.float(-1.0e6, 1.0e6), integer(1, 5)}, fn {v, d} ->
+        {%{"type" => "number", "exclusiveMinimum" => v - d, "exclusiveMaximum" => v + d}, v,
+         [
+           {v - d, "tool argument is not above the exclusive minimum", path},
+           {v + d, "tool argument is not below the exclusive maximum", path},
+           {"1", "tool argument has the wrong type", path}
+         ]}
+      end),
+      let(let(list(elements([?a, ?b, ?z])), &List.to_string/1), fn v ->
+        n = String.length(v)
+
+        {%{"type" => "string", "minLength" => n, "maxLength" => n + 2, "pattern" => "^[a-z]*$"},
+         v,
+         [
+           {String.duplicate("a", n + 3), "tool argument is longer than the maximum length",
+            path},
+           {v <> "1", "tool argument does not match the pattern", path},
+           {nil, "tool argument has the wrong type", path}
+         ] ++
+           if(n > 0,
+             do: [
+               {String.slice(v, 1..-1//1), "tool argument is shorter than the minimum length",
+                path}
+             ],
+             else: []
+           )}
+      end),
+      let({elements(["red", "green", "blue"]), boolean()}, fn {v, flag} ->
+        {%{"enum" => ["red", "green", "blue"], "description" => "color"}, v,
+         [
+           {if(flag, do: "RED", else: "purple"), "tool argument is not an allowed enum value",
+            path}
+         ]}
+      end),
+      let(json_value(2), fn v ->
+        {%{"const" => v}, v,
+         [{{:not_json}, "tool argument is not the allowed constant value", path}]}
+      end),
+      let(boolean(), fn v ->
+        {%{"type" => ["boolean", "null"]}, v,
+         [{"true", "tool argument has the wrong type", path}]}
+      end),
+      let(text(), fn v ->
+        {%{"anyOf" => [%{"type" => "string"}, %{"type" => "integer"}]}, v,
+         [{1.5, "tool argument must match at least one anyOf branch", path}]}
+      end),
+      let(integer(0, 10), fn v ->
+        {%{"oneOf" => [%{"type" => "integer", "minimum" => 0}, %{"type" => "string"}]}, v,
+         [{-1, "tool argument must match exactly one oneOf branch", path}]}
+      end),
+      let(integer(1, 10), fn v ->
+        {%{"not" => %{"const" => 0}}, v,
+         [{0, "tool argument must not match the negated schema", path}]}
+      end)
+    ])
+  end
+end
