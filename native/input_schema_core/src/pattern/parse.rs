@@ -8,7 +8,9 @@
 //! after the first malformed construct so that unsupported syntax anywhere in
 //! the pattern is reported before a parse error, as the contract orders them.
 
-use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition};
+use regex_syntax::hir::{
+    Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition,
+};
 
 /// Why a pattern was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,8 +131,25 @@ pub fn parse(pattern: &str) -> Result<Hir, SyntaxError> {
     } else if depth > NEST_LIMIT {
         Err(SyntaxError::TooDeep)
     } else {
-        Ok(hir)
+        Ok(ending_at_a_code_point(hir))
     }
+}
+
+/// The automaton reads UTF-8 bytes, so a zero-width assertion can hold
+/// between two bytes of one code point (`\B` between the bytes of `é`),
+/// where ECMAScript has no position. Matches are asked only "is there one",
+/// so the expression is extended to require, after the match, the end of
+/// the input or a byte that starts a code point: a match then ends only
+/// where ECMAScript could end it.
+fn ending_at_a_code_point(hir: Hir) -> Hir {
+    let starts_a_code_point = Hir::class(Class::Bytes(ClassBytes::new([
+        ClassBytesRange::new(0x00, 0x7F),
+        ClassBytesRange::new(0xC0, 0xFF),
+    ])));
+    Hir::concat(vec![
+        hir,
+        Hir::alternation(vec![Hir::look(Look::End), starts_a_code_point]),
+    ])
 }
 
 impl Parser {

@@ -96,6 +96,12 @@ fn ecmascript_escapes() {
         ("\\bfoo\\b", "afoo", false),
         ("\\bé", "é", false),
         ("\\Bfoo", "afoo", true),
+        // Found by the regress oracle: no position inside a code point.
+        ("\\B\\B", "_.c😀b😀_", false),
+        ("\\d|\\B\\B", "_.c😀b😀_", false),
+        ("\\B", "😀", true),
+        ("^\\B$", "", true),
+        ("c\\B", "c😀", false),
         ("^\\t\\n\\v\\f\\r$", "\t\n\u{b}\u{c}\r", true),
         ("^\\0$", "\0", true),
         ("^\\cJ$", "\n", true),

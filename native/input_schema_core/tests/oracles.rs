@@ -1,0 +1,335 @@
+//! Differential tests against independent implementations (dev-dependencies
+//! only): the `regress` crate, an ECMAScript regular-expression engine, for
+//! patterns; the `jsonschema` crate for whole schemas. Cases are generated
+//! from a fixed seed; `ORACLE_CASES` raises the count (default 3,000 each).
+//!
+//! Documented differences kept out of the generated space:
+//! - `integer` does not accept `1.0` here (JSON Schema says it does), so
+//!   generated floats always have a fraction;
+//! - a `]` right after `[` is a literal here (ECMAScript: an empty class), and
+//!   a lone `{`, `}` or `]` is a literal here (ECMAScript Unicode mode: a
+//!   syntax error), so none of these is generated;
+//! - `\-` outside a class is a literal here (the contract lists it among the
+//!   escapes); ECMAScript's Unicode mode allows it only inside a class;
+//! - `required` may repeat a name here; `jsonschema` refuses the schema;
+//! - integers beyond 64 bits are compared exactly here; not generated.
+
+#![allow(
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
+
+use input_schema_core::json::JsonRef;
+use input_schema_core::pattern::Pattern;
+use input_schema_core::schema::compile;
+use input_schema_core::validate::validate;
+use serde_json::{json, Map, Value};
+
+fn cases() -> usize {
+    std::env::var("ORACLE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3_000)
+}
+
+/// xorshift64*: deterministic, dependency-free.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+}
+
+// ---------------------------------------------------------------- patterns
+
+const ATOMS: &[&str] = &[
+    "a",
+    "b",
+    "c",
+    "é",
+    "😀",
+    " ",
+    "1",
+    "_",
+    ".",
+    "[ab]",
+    "[^a]",
+    "[a-c]",
+    "[\\d]",
+    "[\\s\\w]",
+    "[^\\W]",
+    "[\\b]",
+    "[-a]",
+    "[a-]",
+    "\\d",
+    "\\D",
+    "\\w",
+    "\\W",
+    "\\s",
+    "\\S",
+    "\\n",
+    "\\r",
+    "\\t",
+    "\\u00e9",
+    "\\x61",
+    "\\uD83D\\uDE00",
+    "\\u{1F600}",
+    "\\.",
+    "\\(",
+    "\\/",
+    "\\cJ",
+    "\\0",
+];
+const ASSERTIONS: &[&str] = &["^", "$", "\\b", "\\B"];
+const QUANTIFIERS: &[&str] = &["*", "+", "?", "{2}", "{1,2}", "{0,3}", "{2,}", "*?", "+?", "??"];
+const ALPHABET: &[char] = &[
+    'a', 'b', 'c', 'é', '😀', ' ', '1', '_', '\n', '\r', '\t', '\u{2028}', '\u{85}', '\u{a0}', '\u{feff}',
+    '.', '-', '\u{8}', '\0',
+];
+
+fn gen_pattern(rng: &mut Rng, depth: usize) -> String {
+    gen_quantified(rng, depth).0
+}
+
+/// A pattern, and whether it holds a quantifier.
+fn gen_quantified(rng: &mut Rng, depth: usize) -> (String, bool) {
+    let alternatives = 1 + usize::from(rng.chance(4));
+    let mut out = String::new();
+    let mut quantified = false;
+    for a in 0..alternatives {
+        if a > 0 {
+            out.push('|');
+        }
+        for _ in 0..rng.below(4) + usize::from(a == 0) {
+            if rng.chance(6) {
+                out.push_str(*rng.pick(ASSERTIONS));
+                continue;
+            }
+            if depth > 0 && rng.chance(5) {
+                let open = if rng.chance(2) { "(" } else { "(?:" };
+                out.push_str(open);
+                let (inner, inner_quantified) = gen_quantified(rng, depth - 1);
+                out.push_str(&inner);
+                out.push(')');
+                quantified |= inner_quantified;
+                // Quantifiers around quantifiers make `regress`, a
+                // backtracking engine, exhaust memory: only a group without
+                // one inside is quantified.
+                if !inner_quantified && rng.chance(3) {
+                    out.push_str(*rng.pick(QUANTIFIERS));
+                    quantified = true;
+                }
+            } else {
+                out.push_str(*rng.pick(ATOMS));
+                if rng.chance(3) {
+                    out.push_str(*rng.pick(QUANTIFIERS));
+                    quantified = true;
+                }
+            }
+        }
+    }
+    (out, quantified)
+}
+
+fn gen_text(rng: &mut Rng) -> String {
+    (0..rng.below(10)).map(|_| *rng.pick(ALPHABET)).collect()
+}
+
+#[test]
+fn patterns_agree_with_regress() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut compared, mut skipped) = (0usize, 0usize);
+    for _ in 0..cases() {
+        let pattern = gen_pattern(&mut rng, 2);
+        if std::env::var("ORACLE_TRACE").is_ok() {
+            eprintln!("{pattern:?}");
+        }
+        let Ok(theirs) = regress::Regex::with_flags(&pattern, "u") else {
+            // Not ECMAScript (a quantified assertion, say): ours must refuse too.
+            assert!(
+                Pattern::compile(pattern.as_bytes()).is_err(),
+                "{pattern:?} accepted, regress refuses"
+            );
+            skipped += 1;
+            continue;
+        };
+        let ours = Pattern::compile(pattern.as_bytes()).unwrap_or_else(|e| panic!("{pattern:?}: {e:?}"));
+        for _ in 0..10 {
+            let text = gen_text(&mut rng);
+            let expected = theirs.find(&text).is_some();
+            assert_eq!(ours.search(&text), Ok(expected), "{pattern:?} on {text:?}");
+            compared += 1;
+        }
+    }
+    println!("patterns vs regress: {compared} matches compared, {skipped} patterns refused by both");
+}
+
+// ----------------------------------------------------------------- schemas
+
+const NAMES: &[&str] = &["a", "b", "name", "kind"];
+const TYPES: &[&str] = &[
+    "object", "array", "string", "integer", "number", "boolean", "null",
+];
+const SIMPLE_PATTERNS: &[&str] = &["^[a-z]+$", "ab", "^a", "b$", "[0-9]", "^(x|yz)*$"];
+
+fn gen_scalar(rng: &mut Rng) -> Value {
+    match rng.below(6) {
+        0 => json!(rng.below(7) as i64 - 3),
+        1 => json!(rng.below(7) as f64 - 3.5),
+        2 => json!(*rng.pick(&["", "a", "ab", "abc", "x", "yz", "é", "a1", "B"])),
+        3 => json!(rng.chance(2)),
+        4 => Value::Null,
+        _ => json!(rng.below(100) as i64),
+    }
+}
+
+fn gen_instance(rng: &mut Rng, depth: usize) -> Value {
+    if depth == 0 || rng.chance(2) {
+        return gen_scalar(rng);
+    }
+    if rng.chance(2) {
+        Value::Array((0..rng.below(4)).map(|_| gen_instance(rng, depth - 1)).collect())
+    } else {
+        let mut map = Map::new();
+        for _ in 0..rng.below(4) {
+            map.insert(rng.pick(NAMES).to_string(), gen_instance(rng, depth - 1));
+        }
+        Value::Object(map)
+    }
+}
+
+fn gen_schema(rng: &mut Rng, depth: usize) -> Value {
+    let mut schema = Map::new();
+    for _ in 0..rng.below(4) {
+        match rng.below(16) {
+            0 => {
+                schema.insert("type".into(), json!(rng.pick(TYPES)));
+            }
+            1 => {
+                let mut types: Vec<&str> = (0..2).map(|_| *rng.pick(TYPES)).collect();
+                types.dedup();
+                schema.insert("type".into(), json!(types));
+            }
+            2 => {
+                let choices: Vec<Value> = (0..rng.below(4)).map(|_| gen_instance(rng, 1)).collect();
+                schema.insert("enum".into(), Value::Array(choices));
+            }
+            3 => {
+                schema.insert("const".into(), gen_scalar(rng));
+            }
+            4 => {
+                schema.insert("minimum".into(), gen_scalar_number(rng));
+            }
+            5 => {
+                schema.insert("maximum".into(), gen_scalar_number(rng));
+            }
+            6 => {
+                schema.insert("exclusiveMinimum".into(), gen_scalar_number(rng));
+            }
+            7 => {
+                schema.insert("minLength".into(), json!(rng.below(3)));
+                schema.insert("maxLength".into(), json!(rng.below(4)));
+            }
+            8 => {
+                schema.insert("pattern".into(), json!(rng.pick(SIMPLE_PATTERNS)));
+            }
+            9 => {
+                schema.insert("minItems".into(), json!(rng.below(3)));
+                schema.insert("maxItems".into(), json!(rng.below(4)));
+            }
+            10 => {
+                let mut required: Vec<&str> = (0..rng.below(3)).map(|_| *rng.pick(NAMES)).collect();
+                required.sort_unstable();
+                required.dedup();
+                schema.insert("required".into(), json!(required));
+            }
+            11 if depth > 0 => {
+                let mut properties = Map::new();
+                for _ in 0..rng.below(3) + 1 {
+                    properties.insert(rng.pick(NAMES).to_string(), gen_schema(rng, depth - 1));
+                }
+                schema.insert("properties".into(), Value::Object(properties));
+            }
+            12 if depth > 0 => {
+                let additional = if rng.chance(2) {
+                    json!(rng.chance(2))
+                } else {
+                    gen_schema(rng, depth - 1)
+                };
+                schema.insert("additionalProperties".into(), additional);
+            }
+            13 if depth > 0 => {
+                schema.insert("items".into(), gen_schema(rng, depth - 1));
+            }
+            14 if depth > 0 => {
+                let key = if rng.chance(2) { "oneOf" } else { "anyOf" };
+                let branches: Vec<Value> = (0..rng.below(3) + 1)
+                    .map(|_| gen_schema(rng, depth - 1))
+                    .collect();
+                schema.remove("oneOf");
+                schema.remove("anyOf");
+                schema.insert(key.into(), Value::Array(branches));
+            }
+            15 if depth > 0 => {
+                schema.insert("not".into(), gen_schema(rng, depth - 1));
+            }
+            _ => {
+                schema.insert("description".into(), json!("d"));
+            }
+        }
+    }
+    Value::Object(schema)
+}
+
+fn gen_scalar_number(rng: &mut Rng) -> Value {
+    if rng.chance(2) {
+        json!(rng.below(9) as i64 - 4)
+    } else {
+        json!(rng.below(9) as f64 - 4.5)
+    }
+}
+
+#[test]
+fn schemas_agree_with_jsonschema() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut compared = 0usize;
+    let mut rejected = 0usize;
+    for _ in 0..cases() {
+        let mut schema = gen_schema(&mut rng, 3);
+        if let Some(map) = schema.as_object_mut() {
+            map.insert("type".into(), json!("object"));
+        }
+        let ours = compile(JsonRef::from(&schema)).unwrap_or_else(|e| panic!("{schema}: {:?}", e.error));
+        let theirs = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
+        for _ in 0..10 {
+            let mut instance = gen_instance(&mut rng, 3);
+            if !instance.is_object() {
+                instance = json!({ "a": instance });
+            }
+            let expected = theirs.is_valid(&instance);
+            let got = validate(&ours, JsonRef::from(&instance)).is_ok();
+            assert_eq!(got, expected, "schema {schema}\ninstance {instance}");
+            compared += 1;
+            rejected += usize::from(!got);
+        }
+    }
+    println!("schemas vs jsonschema: {compared} instances compared, {rejected} rejected by both");
+}
