@@ -120,7 +120,7 @@ fn gen_quantified(rng: &mut Rng, depth: usize) -> (String, bool) {
         }
         for _ in 0..rng.below(4) + usize::from(a == 0) {
             if rng.chance(6) {
-                out.push_str(*rng.pick(ASSERTIONS));
+                out.push_str(rng.pick::<&str>(ASSERTIONS));
                 continue;
             }
             if depth > 0 && rng.chance(5) {
@@ -134,13 +134,13 @@ fn gen_quantified(rng: &mut Rng, depth: usize) -> (String, bool) {
                 // backtracking engine, exhaust memory: only a group without
                 // one inside is quantified.
                 if !inner_quantified && rng.chance(3) {
-                    out.push_str(*rng.pick(QUANTIFIERS));
+                    out.push_str(rng.pick::<&str>(QUANTIFIERS));
                     quantified = true;
                 }
             } else {
-                out.push_str(*rng.pick(ATOMS));
+                out.push_str(rng.pick::<&str>(ATOMS));
                 if rng.chance(3) {
-                    out.push_str(*rng.pick(QUANTIFIERS));
+                    out.push_str(rng.pick::<&str>(QUANTIFIERS));
                     quantified = true;
                 }
             }
