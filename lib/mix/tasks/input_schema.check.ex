@@ -56,6 +56,7 @@ defmodule Mix.Tasks.InputSchema.Check do
   defp load_calls(nil), do: {:ok, nil}
   defp load_calls(path), do: Catalog.load_calls(path)
 
+  @spec fail(non_neg_integer(), String.t()) :: no_return()
   defp fail(status, message) do
     Mix.shell().error(message)
     exit({:shutdown, status})
