@@ -207,7 +207,7 @@ fn validate_dirty<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_e
             }
         };
         check_arguments(env, &compiled, arguments, all_errors, &Budget::unlimited())
-            .unwrap_or_else(|| schema_failure(env, SchemaError::NotMaps))
+            .unwrap_or_else(|| unbudgeted_overrun(env))
     })
 }
 
@@ -238,6 +238,24 @@ fn compile_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     })
 }
 
+/// Validates against a compiled schema (a resource term) within `budget`;
+/// `None` when the budget ran out.
+fn check_compiled<'a>(
+    env: Env<'a>,
+    compiled: Term<'a>,
+    arguments: Term<'a>,
+    all_errors: bool,
+    budget: &Budget,
+) -> Option<Term<'a>> {
+    let Ok(resource) = compiled.decode::<ResourceArc<CompiledResource>>() else {
+        return Some(schema_failure(env, SchemaError::NotMaps));
+    };
+    if !is_map(arguments) {
+        return Some(schema_failure(env, SchemaError::NotMaps));
+    }
+    check_arguments(env, &resource.schema, arguments, all_errors, budget)
+}
+
 /// The inline half of validating against a compiled schema; `:dirty` when
 /// the budget ran out.
 #[rustler::nif]
@@ -248,20 +266,8 @@ fn validate_compiled<'a>(
     all_errors: bool,
 ) -> Term<'a> {
     guarded(env, || {
-        let Ok(resource) = compiled.decode::<ResourceArc<CompiledResource>>() else {
-            return schema_failure(env, SchemaError::NotMaps);
-        };
-        if !is_map(arguments) {
-            return schema_failure(env, SchemaError::NotMaps);
-        }
-        check_arguments(
-            env,
-            &resource.schema,
-            arguments,
-            all_errors,
-            &Budget::new(INLINE_BUDGET),
-        )
-        .unwrap_or_else(|| dirty(env))
+        check_compiled(env, compiled, arguments, all_errors, &Budget::new(INLINE_BUDGET))
+            .unwrap_or_else(|| dirty(env))
     })
 }
 
@@ -273,15 +279,17 @@ fn validate_compiled_dirty<'a>(
     all_errors: bool,
 ) -> Term<'a> {
     guarded(env, || {
-        let Ok(resource) = compiled.decode::<ResourceArc<CompiledResource>>() else {
-            return schema_failure(env, SchemaError::NotMaps);
-        };
-        if !is_map(arguments) {
-            return schema_failure(env, SchemaError::NotMaps);
-        }
-        check_arguments(env, &resource.schema, arguments, all_errors, &Budget::unlimited())
-            .unwrap_or_else(|| schema_failure(env, SchemaError::NotMaps))
+        check_compiled(env, compiled, arguments, all_errors, &Budget::unlimited())
+            .unwrap_or_else(|| unbudgeted_overrun(env))
     })
+}
+
+/// An unlimited budget cannot run out; should it, refuse the call.
+fn unbudgeted_overrun(env: Env<'_>) -> Term<'_> {
+    error_tuple(
+        env,
+        error_struct(env, Class::ExecutionFailure, PANIC_MESSAGE, &[]),
+    )
 }
 
 #[rustler::nif]
