@@ -124,12 +124,55 @@ fn dirty(env: Env<'_>) -> Term<'_> {
     atoms::dirty().encode(env)
 }
 
+/// A schema through the cache, on the calling scheduler: a cached schema,
+/// or one compiled within `budget` (and then filed). `Dirty` when it needs a
+/// pattern not built before or more than the budget.
+fn schema_inline<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    budget: &Budget,
+) -> Inline<Result<Arc<CompiledSchema>, Term<'a>>> {
+    let found = cache::find(schema);
+    if let cache::Found::Hit(compiled) = found {
+        return Inline::Done(Ok(compiled));
+    }
+    match compile_inline(env, schema, budget) {
+        Inline::Done(Ok(compiled)) => {
+            let compiled = Arc::new(compiled);
+            if matches!(found, cache::Found::Miss) {
+                cache::insert(
+                    schema,
+                    cache::hash(schema),
+                    Arc::clone(&compiled),
+                    schema.to_binary().len(),
+                );
+            }
+            Inline::Done(Ok(compiled))
+        }
+        Inline::Done(Err(error)) => Inline::Done(Err(error)),
+        Inline::Dirty => Inline::Dirty,
+    }
+}
+
+/// A schema through the cache, without a budget (on a dirty scheduler).
+fn schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Result<Arc<CompiledSchema>, Term<'a>> {
+    let hash = cache::enabled().then(|| cache::hash(schema));
+    if let Some(compiled) = hash.and_then(|hash| cache::lookup(schema, hash)) {
+        return Ok(compiled);
+    }
+    let compiled = Arc::new(schema::compile(BeamTerm(schema)).map_err(|f| schema_failure(env, f.error))?);
+    if let Some(hash) = hash {
+        cache::insert(schema, hash, Arc::clone(&compiled), schema.to_binary().len());
+    }
+    Ok(compiled)
+}
+
 /// The inline half of `validate_schema/1`; `:dirty` hands it to
-/// `validate_schema_dirty/1`.
+/// `validate_schema_dirty/1`. A schema checked before is found in the cache.
 #[rustler::nif]
 fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     guarded(env, || {
-        match compile_inline(env, schema, &Budget::new(INLINE_BUDGET)) {
+        match schema_inline(env, schema, &Budget::new(INLINE_BUDGET)) {
             Inline::Done(Ok(_)) => atom::ok().encode(env),
             Inline::Done(Err(error)) => error,
             Inline::Dirty => dirty(env),
@@ -139,9 +182,9 @@ fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 
 #[rustler::nif(schedule = "DirtyCpu")]
 fn validate_schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
-    guarded(env, || match schema::compile(BeamTerm(schema)) {
+    guarded(env, || match schema_dirty(env, schema) {
         Ok(_) => atom::ok().encode(env),
-        Err(failure) => schema_failure(env, failure.error),
+        Err(error) => error,
     })
 }
 
@@ -156,24 +199,10 @@ fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors:
             return error;
         }
         let budget = Budget::new(INLINE_BUDGET);
-        let compiled = match cache::find(schema) {
-            cache::Found::Hit(compiled) => compiled,
-            found => match compile_inline(env, schema, &budget) {
-                Inline::Done(Ok(compiled)) => {
-                    let compiled = Arc::new(compiled);
-                    if matches!(found, cache::Found::Miss) {
-                        cache::insert(
-                            schema,
-                            cache::hash(schema),
-                            Arc::clone(&compiled),
-                            schema.to_binary().len(),
-                        );
-                    }
-                    compiled
-                }
-                Inline::Done(Err(error)) => return error,
-                Inline::Dirty => return dirty(env),
-            },
+        let compiled = match schema_inline(env, schema, &budget) {
+            Inline::Done(Ok(compiled)) => compiled,
+            Inline::Done(Err(error)) => return error,
+            Inline::Dirty => return dirty(env),
         };
         check_arguments(env, &compiled, arguments, all_errors, &budget).unwrap_or_else(|| dirty(env))
     })
@@ -187,42 +216,26 @@ fn validate_dirty<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_e
         if let Some(error) = entry_error(env, schema, arguments) {
             return error;
         }
-        let compiled = if cache::enabled() {
-            let hash = cache::hash(schema);
-            match cache::lookup(schema, hash) {
-                Some(compiled) => compiled,
-                None => match schema::compile(BeamTerm(schema)) {
-                    Ok(compiled) => {
-                        let compiled = Arc::new(compiled);
-                        cache::insert(schema, hash, Arc::clone(&compiled), schema.to_binary().len());
-                        compiled
-                    }
-                    Err(failure) => return schema_failure(env, failure.error),
-                },
-            }
-        } else {
-            match schema::compile(BeamTerm(schema)) {
-                Ok(compiled) => Arc::new(compiled),
-                Err(failure) => return schema_failure(env, failure.error),
-            }
+        let compiled = match schema_dirty(env, schema) {
+            Ok(compiled) => compiled,
+            Err(error) => return error,
         };
         check_arguments(env, &compiled, arguments, all_errors, &Budget::unlimited())
             .unwrap_or_else(|| unbudgeted_overrun(env))
     })
 }
 
-fn resource_tuple<'a>(env: Env<'a>, compiled: CompiledSchema) -> Term<'a> {
-    let resource = ResourceArc::new(CompiledResource {
-        schema: Arc::new(compiled),
-    });
+fn resource_tuple<'a>(env: Env<'a>, compiled: Arc<CompiledSchema>) -> Term<'a> {
+    let resource = ResourceArc::new(CompiledResource { schema: compiled });
     (atom::ok(), resource).encode(env)
 }
 
 /// The inline half of `compile/1`; `:dirty` hands it to `compile_dirty/1`.
+/// Compiled trees are immutable, so a resource may share the cache's.
 #[rustler::nif]
 fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     guarded(env, || {
-        match compile_inline(env, schema, &Budget::new(INLINE_BUDGET)) {
+        match schema_inline(env, schema, &Budget::new(INLINE_BUDGET)) {
             Inline::Done(Ok(compiled)) => resource_tuple(env, compiled),
             Inline::Done(Err(error)) => error,
             Inline::Dirty => dirty(env),
@@ -232,9 +245,9 @@ fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 
 #[rustler::nif(schedule = "DirtyCpu")]
 fn compile_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
-    guarded(env, || match schema::compile(BeamTerm(schema)) {
+    guarded(env, || match schema_dirty(env, schema) {
         Ok(compiled) => resource_tuple(env, compiled),
-        Err(failure) => schema_failure(env, failure.error),
+        Err(error) => error,
     })
 }
 
