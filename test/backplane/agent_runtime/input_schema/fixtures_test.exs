@@ -178,4 +178,82 @@ defmodule Backplane.AgentRuntime.InputSchema.FixturesTest do
       assert_result(InputSchema.validate(@catalog[tool], arguments), expected, arguments, tool)
     end
   end
+
+  @extended Fixtures.tools!("extended_catalog.json")
+
+  test "the Pydantic, zod-to-json-schema and Go shaped catalog is accepted in full" do
+    assert map_size(@extended) == 8
+
+    for {name, schema} <- @extended do
+      assert InputSchema.validate_schema(schema) == :ok, name
+    end
+
+    text = File.read!(Fixtures.path("extended_catalog.json"))
+
+    for keyword <- ~w(title exclusiveMinimum exclusiveMaximum maxLength const) do
+      assert text =~ ~s("#{keyword}"), "catalog does not use #{keyword}"
+    end
+
+    assert text =~ ~S("pattern": "^\\d{5})
+  end
+
+  @extended_calls [
+    {"search_issues", %{"query" => "crash", "limit" => 100, "state" => nil, "labels" => ["bug"]},
+     :ok},
+    {"search_issues", %{"query" => "crash", "limit" => 0},
+     {:validation, "tool argument is not above the exclusive minimum",
+      %{path: "$arguments.limit", exclusiveMinimum: 0}}},
+    {"search_issues", %{"query" => String.duplicate("é", 257)},
+     {:validation, "tool argument is longer than the maximum length",
+      %{path: "$arguments.query", maxLength: 256}}},
+    {"search_issues", %{"query" => "x", "state" => "merged"},
+     {:validation, "tool argument must match at least one anyOf branch",
+      %{path: "$arguments.state"}}},
+    {"get_weather",
+     %{"latitude" => 48.85, "longitude" => 2.35, "units" => "metric", "zip" => "75001-1234"},
+     :ok},
+    {"get_weather", %{"latitude" => 48.85, "longitude" => 2.35, "units" => "imperial"},
+     {:validation, "tool argument is not the allowed constant value", %{path: "$arguments.units"}}},
+    {"get_weather", %{"latitude" => 1, "longitude" => 2, "zip" => "٧٥٠٠١"},
+     {:validation, "tool argument must match at least one anyOf branch",
+      %{path: "$arguments.zip"}}},
+    {"create_event",
+     %{"title" => "Sync", "date" => "2026-12-01", "duration_minutes" => 30, "kind" => "meeting"},
+     :ok},
+    {"create_event",
+     %{
+       "title" => "Sync",
+       "date" => "2026-12-01",
+       "duration_minutes" => 1440,
+       "kind" => "meeting"
+     },
+     {:validation, "tool argument is not below the exclusive maximum",
+      %{path: "$arguments.duration_minutes", exclusiveMaximum: 1440}}},
+    {"send_message",
+     %{"channel" => "C0123456", "text" => "deploy done", "thread_ts" => "1700000000.000100"},
+     :ok},
+    {"send_message", %{"channel" => "general", "text" => "hi"},
+     {:validation, "tool argument does not match the pattern", %{path: "$arguments.channel"}}},
+    {"send_message", %{"channel" => "C0123456", "text" => "hi", "priority" => 0.0},
+     {:validation, "tool argument is not above the exclusive minimum",
+      %{path: "$arguments.priority", exclusiveMinimum: 0}}},
+    {"run_query", %{"mode" => "write", "sql" => "DELETE FROM t"},
+     {:validation, "tool argument is not the allowed constant value", %{path: "$arguments.mode"}}},
+    {"upload", %{"target" => %{"type" => "folder", "id" => "42"}, "size" => 10}, :ok},
+    {"upload", %{"target" => %{"type" => "folder", "id" => "4a"}, "size" => 10},
+     {:validation, "tool argument must match at least one anyOf branch",
+      %{path: "$arguments.target"}}},
+    {"lookup_order", %{"order_id" => "ORD-20261130"}, :ok},
+    {"lookup_order", %{"order_id" => "ORD-2026113"},
+     {:validation, "tool argument does not match the pattern", %{path: "$arguments.order_id"}}},
+    {"set_thermostat", %{"room" => "kitchen", "celsius" => 30},
+     {:validation, "tool argument is not below the exclusive maximum",
+      %{path: "$arguments.celsius", exclusiveMaximum: 30}}}
+  ]
+
+  test "the extended catalog's argument checks are enforced" do
+    for {tool, arguments, expected} <- @extended_calls do
+      assert_result(InputSchema.validate(@extended[tool], arguments), expected, arguments, tool)
+    end
+  end
 end
