@@ -7,8 +7,8 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 
 pub use crate::budget::{Budget, OverBudget};
-use crate::error::ArgumentError;
-use crate::schema::{Additional, CompiledSchema, Node, ObjectRules, TypeSet};
+use crate::error::{ArgumentError, PathBytes};
+use crate::schema::{Additional, CompiledSchema, Count, Node, ObjectRules, TypeSet};
 use crate::value::{equals, Datum, ListLength, Number, Shape, Value};
 
 /// Deepest argument value the validator descends to (the root arguments map
@@ -95,6 +95,9 @@ impl<V> From<OverBudget> for Failure<V> {
 }
 
 type Check<V> = Result<(), Failure<V>>;
+
+/// Builds the error of a violated count bound from its path and limit.
+type Bound<V> = fn(PathBytes, Datum) -> ArgumentError<V>;
 
 /// Most failures an all-errors walk collects: enough for an agent to repair
 /// a call in one round trip, bounded so a huge argument cannot make the
@@ -409,22 +412,12 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         };
         if node.checks_lengths {
             let length = text.chars().count() as u64;
-            if let Some(min) = &node.min_length {
-                if length < min.value {
-                    self.report(|| ArgumentError::TooShort {
-                        path: path.render(),
-                        limit: number_datum(&min.written),
-                    })?;
-                }
-            }
-            if let Some(max) = &node.max_length {
-                if length > max.value {
-                    self.report(|| ArgumentError::TooLong {
-                        path: path.render(),
-                        limit: number_datum(&max.written),
-                    })?;
-                }
-            }
+            let bounds = (&node.min_length, &node.max_length);
+            let errors = (
+                (|path, limit| ArgumentError::TooShort { path, limit }) as Bound<V>,
+                (|path, limit| ArgumentError::TooLong { path, limit }) as Bound<V>,
+            );
+            self.check_count(length, bounds, errors, path)?;
         }
         if let Some(pattern) = &node.pattern {
             match pattern.search(text) {
@@ -433,6 +426,28 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                     self.report(|| ArgumentError::PatternMismatch { path: path.render() })?;
                 }
                 Err(_) => return Err(Self::abort(ArgumentError::PatternLimit { path: path.render() })),
+            }
+        }
+        Ok(())
+    }
+
+    /// A count against its inclusive bounds (`minLength`/`maxLength`,
+    /// `minItems`/`maxItems`), the lower bound first.
+    fn check_count(
+        self,
+        count: u64,
+        (min, max): (&Option<Count>, &Option<Count>),
+        (too_few, too_many): (Bound<V>, Bound<V>),
+        path: &Path<'_, V>,
+    ) -> Check<V> {
+        if let Some(min) = min {
+            if count < min.value {
+                self.report(|| too_few(path.render(), number_datum(&min.written)))?;
+            }
+        }
+        if let Some(max) = max {
+            if count > max.value {
+                self.report(|| too_many(path.render(), number_datum(&max.written)))?;
             }
         }
         Ok(())
@@ -448,23 +463,12 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             ListLength::Longer => return Err(Failure::OverBudget),
         };
         self.budget.charge(length as u64 / 8)?;
-        let length = length as u64;
-        if let Some(min) = &node.min_items {
-            if length < min.value {
-                self.report(|| ArgumentError::TooFewItems {
-                    path: path.render(),
-                    limit: number_datum(&min.written),
-                })?;
-            }
-        }
-        if let Some(max) = &node.max_items {
-            if length > max.value {
-                self.report(|| ArgumentError::TooManyItems {
-                    path: path.render(),
-                    limit: number_datum(&max.written),
-                })?;
-            }
-        }
+        let bounds = (&node.min_items, &node.max_items);
+        let errors = (
+            (|path, limit| ArgumentError::TooFewItems { path, limit }) as Bound<V>,
+            (|path, limit| ArgumentError::TooManyItems { path, limit }) as Bound<V>,
+        );
+        self.check_count(length as u64, bounds, errors, path)?;
         if let Some(items) = &node.items {
             for (index, item) in value.list_items().enumerate() {
                 let item_path = path.child(Segment::Index(index));
