@@ -49,12 +49,14 @@ fn is_map(term: Term<'_>) -> bool {
     BeamTerm(term).shape() == Shape::Map
 }
 
-/// Work units a validation may spend on the calling (normal) scheduler
-/// before it is handed whole to a dirty CPU scheduler. Calibrated with
-/// `bench/scheduling.exs`: a walk that spends the whole budget takes about
-/// 100 µs here, a tenth of the 1 ms a NIF may hold a scheduler, while a
-/// dirty-CPU hop costs 1-10 µs, more than a typical tool call's validation.
-pub const INLINE_BUDGET: u64 = 10_000;
+/// Work units a call may spend on the calling (normal) scheduler before it
+/// is handed whole to a dirty CPU scheduler. Measured here (what the
+/// calibration `bench/budget.exs` prints): a unit costs 50-100 ns
+/// of walking (map entries are the dearest), so 1,000 units hold a scheduler
+/// for at most about 100 µs, a tenth of the 1 ms a NIF may take, while a
+/// dirty-CPU hop costs about 4 µs, more than a typical tool call's
+/// validation (10-40 units).
+pub const INLINE_BUDGET: u64 = 1_000;
 
 mod atoms {
     rustler::atoms! { dirty }
