@@ -132,7 +132,8 @@ pub fn enabled() -> bool {
 /// What an inline lookup found.
 pub enum Found {
     Hit(Arc<CompiledSchema>),
-    Miss,
+    /// Not cached; the hash it would be filed under.
+    Miss(u64),
     Disabled,
 }
 
@@ -149,7 +150,7 @@ pub fn find(schema: Term<'_>) -> Found {
                 c.hits += 1;
                 Found::Hit(compiled)
             }
-            None => Found::Miss,
+            None => Found::Miss(hash),
         }
     })
 }

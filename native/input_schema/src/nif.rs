@@ -141,13 +141,8 @@ fn schema_inline<'a>(
     match compile_inline(env, schema, budget) {
         Inline::Done(Ok(compiled)) => {
             let compiled = Arc::new(compiled);
-            if matches!(found, cache::Found::Miss) {
-                cache::insert(
-                    schema,
-                    cache::hash(schema),
-                    Arc::clone(&compiled),
-                    schema.to_binary().len(),
-                );
+            if let cache::Found::Miss(hash) = found {
+                cache::insert(schema, hash, Arc::clone(&compiled), schema.to_binary().len());
             }
             Inline::Done(Ok(compiled))
         }
