@@ -5,7 +5,7 @@
 use num_bigint::BigInt;
 use serde_json::Value as Json;
 
-use crate::value::{AtomId, Number, Shape, Value};
+use crate::value::{AtomId, Kind, Number, Shape, Value};
 
 /// A handle to a JSON value, or to an object key (a string).
 #[derive(Debug, Clone, Copy)]
@@ -23,21 +23,62 @@ impl<'a> From<&'a Json> for JsonRef<'a> {
 /// A JSON number as the BEAM would hold it: integers of any size stay
 /// integers, anything with a fraction or exponent is a float. `None` for a
 /// float outside the `f64` range.
+#[inline]
 pub fn number(n: &serde_json::Number) -> Option<Number> {
+    match short_integer(n.as_str()) {
+        Some(i) => Some(Number::Int(i)),
+        None => any_number(n),
+    }
+}
+
+#[inline(never)]
+fn any_number(n: &serde_json::Number) -> Option<Number> {
     if let Some(i) = n.as_i64() {
         return Some(Number::Int(i));
     }
-    let text = n.to_string();
-    if !text.contains(['.', 'e', 'E']) {
-        return text.parse::<BigInt>().ok().map(Number::from_big);
+    if is_integer(n) {
+        return n.as_str().parse::<BigInt>().ok().map(Number::from_big);
     }
-    n.as_f64().filter(|f| f.is_finite()).map(Number::Float)
+    finite_float(n).map(Number::Float)
+}
+
+/// An integer of at most 18 digits (so no `i64` overflow is possible),
+/// read without the general parser; `None` for anything else.
+#[inline]
+fn short_integer(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        all => (false, all),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for byte in digits {
+        let digit = byte.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        value = value * 10 + i64::from(digit);
+    }
+    Some(if negative { -value } else { value })
+}
+
+/// Written without a fraction or an exponent (the text `serde_json` keeps
+/// is valid JSON, so such a number is an integer of some size).
+fn is_integer(n: &serde_json::Number) -> bool {
+    !n.as_str().bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
+}
+
+fn finite_float(n: &serde_json::Number) -> Option<f64> {
+    n.as_f64().filter(|f| f.is_finite())
 }
 
 pub struct Items<'a>(std::slice::Iter<'a, Json>);
 
 impl<'a> Iterator for Items<'a> {
     type Item = JsonRef<'a>;
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         self.0.next().map(JsonRef::Value)
     }
@@ -47,6 +88,7 @@ pub struct Entries<'a>(Option<serde_json::map::Iter<'a>>);
 
 impl<'a> Iterator for Entries<'a> {
     type Item = (JsonRef<'a>, JsonRef<'a>);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         self.0
             .as_mut()?
@@ -73,6 +115,34 @@ impl<'a> Value<'a> for JsonRef<'a> {
         }
     }
 
+    #[inline]
+    fn kind(self) -> Kind {
+        match self {
+            JsonRef::Key(_) => Kind::Binary,
+            JsonRef::Value(v) => match v {
+                Json::Null => Kind::Nil,
+                Json::Bool(_) => Kind::Bool,
+                Json::Number(n) if is_integer(n) => Kind::Integer,
+                Json::Number(n) => finite_float(n).map_or(Kind::Other, |_| Kind::Float),
+                Json::String(_) => Kind::Binary,
+                Json::Array(_) => Kind::List,
+                Json::Object(_) => Kind::Map,
+            },
+        }
+    }
+
+    fn bytes(self) -> Option<&'a [u8]> {
+        self.text().map(str::as_bytes)
+    }
+
+    #[inline]
+    fn number(self) -> Option<Number> {
+        match self {
+            JsonRef::Value(Json::Number(n)) => number(n),
+            _ => None,
+        }
+    }
+
     fn list_len(self) -> Option<usize> {
         match self {
             JsonRef::Value(Json::Array(a)) => Some(a.len()),
@@ -87,6 +157,7 @@ impl<'a> Value<'a> for JsonRef<'a> {
         }
     }
 
+    #[inline]
     fn map_entries(self) -> Entries<'a> {
         match self {
             JsonRef::Value(Json::Object(o)) => Entries(Some(o.iter())),

@@ -8,8 +8,8 @@ use std::cmp::Ordering;
 
 pub use crate::budget::{Budget, OverBudget};
 use crate::error::{ArgumentError, PathBytes};
-use crate::schema::{Additional, CompiledSchema, Count, Node, ObjectRules, TypeSet};
-use crate::value::{equals, Datum, ListLength, Number, Shape, Value};
+use crate::schema::{Additional, CompiledSchema, Count, Node, ObjectRules, OnePass, TypeSet};
+use crate::value::{equals, Datum, Kind, ListLength, Number, Shape, Value};
 
 /// Deepest argument value the validator descends to (the root arguments map
 /// is level 0). Tool calls nest a handful of levels; the bound keeps the
@@ -138,6 +138,34 @@ pub fn validate_within<'a, V: Value<'a>>(
     arguments: V,
     budget: &Budget,
 ) -> Outcome<ArgumentError<V>> {
+    match optimistic(schema, arguments, budget) {
+        Some(outcome) => outcome,
+        None => in_order(schema, arguments, budget),
+    }
+}
+
+/// [`validate`] by the ordered walk alone, without the optimistic walk
+/// that answers valid arguments first: the reference that walk is tested
+/// against.
+#[doc(hidden)]
+pub fn validate_in_order<'a, V: Value<'a>>(
+    schema: &CompiledSchema,
+    arguments: V,
+) -> Result<(), ArgumentError<V>> {
+    match in_order(schema, arguments, &Budget::unlimited()) {
+        Outcome::Valid => Ok(()),
+        Outcome::Invalid(error) => Err(error),
+        Outcome::OverBudget => Err(ArgumentError::NoAnyOfMatch {
+            path: b"$arguments".to_vec(),
+        }),
+    }
+}
+
+fn in_order<'a, V: Value<'a>>(
+    schema: &CompiledSchema,
+    arguments: V,
+    budget: &Budget,
+) -> Outcome<ArgumentError<V>> {
     let root = root_path();
     let walk = Walk {
         mode: Mode::First,
@@ -178,6 +206,9 @@ pub fn validate_all_within<'a, V: Value<'a>>(
     budget: &Budget,
 ) -> Outcome<Vec<ArgumentError<V>>> {
     let root = root_path();
+    if let Some(outcome) = optimistic(schema, arguments, budget) {
+        return outcome;
+    }
     let collector = RefCell::new(Vec::new());
     let walk = Walk {
         mode: Mode::Collect(&collector),
@@ -198,8 +229,35 @@ pub fn validate_all_within<'a, V: Value<'a>>(
     }
 }
 
+/// The walk for valid arguments, which most are: `Valid` or `OverBudget`
+/// when it decides, `None` when the arguments fail somewhere and the
+/// contract's order must pick the error. At most doubles a failing call's work.
+fn optimistic<'a, V: Value<'a>, E>(
+    schema: &CompiledSchema,
+    arguments: V,
+    budget: &Budget,
+) -> Option<Outcome<E>> {
+    let walk = Walk {
+        mode: Mode::Optimistic,
+        budget,
+    };
+    match walk.check(&schema.root, arguments, &root_path(), 0) {
+        Ok(()) => Some(Outcome::Valid),
+        Err(Failure::OverBudget) => Some(Outcome::OverBudget),
+        Err(Failure::Mismatch | Failure::Error(_) | Failure::Full) => None,
+    }
+}
+
 /// What a walk does with a `:validation` failure.
 enum Mode<'c, V> {
+    /// Stop without building anything, and without having kept the
+    /// contract's order: objects are checked in one pass in argument order.
+    /// A success is final; on any failure the caller walks again in order.
+    Optimistic,
+    /// `Optimistic`, for a composition branch met by an `Optimistic` walk.
+    /// The branches it meets in turn are probed in order only, so a failing
+    /// call costs a bounded multiple of one ordered walk, at any nesting.
+    OptimisticBranch,
     /// Build it and stop (`validate`).
     First,
     /// Stop without building anything (composition branches).
@@ -223,17 +281,17 @@ struct Walk<'c, V> {
     budget: &'c Budget,
 }
 
-/// The type of a value, as a `TypeSet` bit.
-fn type_of(shape: &Shape<'_>) -> TypeSet {
-    match shape {
-        Shape::Map => TypeSet::OBJECT,
-        Shape::List => TypeSet::ARRAY,
-        Shape::Binary(_) => TypeSet::STRING,
-        Shape::Number(Number::Float(_)) => TypeSet::NUMBER,
-        Shape::Number(_) => TypeSet::INTEGER.union(TypeSet::NUMBER),
-        Shape::Bool(_) => TypeSet::BOOLEAN,
-        Shape::Nil => TypeSet::NULL,
-        Shape::Atom | Shape::Other => TypeSet::EMPTY,
+/// The JSON types a value has, as `TypeSet` bits.
+fn type_of(kind: Kind) -> TypeSet {
+    match kind {
+        Kind::Map => TypeSet::OBJECT,
+        Kind::List => TypeSet::ARRAY,
+        Kind::Binary => TypeSet::STRING,
+        Kind::Float => TypeSet::NUMBER,
+        Kind::Integer => TypeSet::INTEGER.union(TypeSet::NUMBER),
+        Kind::Bool => TypeSet::BOOLEAN,
+        Kind::Nil => TypeSet::NULL,
+        Kind::Atom | Kind::Other => TypeSet::EMPTY,
     }
 }
 
@@ -248,7 +306,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     fn report(self, error: impl FnOnce() -> ArgumentError<V>) -> Check<V> {
         match self.mode {
             Mode::First => Err(Failure::Error(Box::new(error()))),
-            Mode::Probe => Err(Failure::Mismatch),
+            Mode::Probe | Mode::Optimistic | Mode::OptimisticBranch => Err(Failure::Mismatch),
             Mode::Collect(errors) => {
                 let mut errors = errors.borrow_mut();
                 errors.push(error());
@@ -266,26 +324,83 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         Failure::Error(Box::new(error))
     }
 
+    /// The type test, then the other keywords unless only `type` applies.
+    /// Small, so the callers inline it; the rest lives in `check_keywords`.
+    #[inline(always)]
     fn check(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         if depth > MAX_ARGUMENT_DEPTH {
-            return Err(Self::abort(ArgumentError::TooDeep { path: path.render() }));
+            return Err(Self::too_deep(path));
         }
         self.budget.charge(1)?;
-        let shape = value.shape();
-
+        let kind = value.kind();
         if let Some(types) = &node.types {
-            if !types.set.intersects(type_of(&shape)) {
-                self.report(|| ArgumentError::WrongType {
-                    path: path.render(),
-                    expected: types.written.clone(),
-                })?;
+            if !types.set.intersects(type_of(kind)) {
                 // The value's other keywords assume the type: nothing more to check here.
-                return Ok(());
+                return self.wrong_type(&types.written, path);
             }
         }
+        if node.plain {
+            return match kind {
+                Kind::Binary => self.check_text(value, 1, path).map(|_| ()),
+                _ => Ok(()),
+            };
+        }
+        if node.compound {
+            return self.check_keywords(node, value, kind, path, depth);
+        }
+        self.check_step(node, value, kind, path, depth)
+    }
+
+    /// The step of the value's own type: number bounds, string length and
+    /// pattern, array items, object properties.
+    #[inline(always)]
+    fn check_step(self, node: &Node, value: V, kind: Kind, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        match kind {
+            Kind::Integer | Kind::Float if node.checks_numbers => self.check_number(node, value, path),
+            Kind::Binary if node.checks_strings => self.check_string(node, value, path),
+            Kind::Binary => self.check_text(value, 1, path).map(|_| ()),
+            Kind::List if node.checks_arrays => self.check_array(node, value, path, depth),
+            Kind::Map if node.checks_objects => self.check_map(node, value, path, depth),
+            _ => Ok(()),
+        }
+    }
+
+    #[inline(never)]
+    fn check_map(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        if value.is_struct() {
+            return Err(Self::abort(ArgumentError::Struct { path: path.render() }));
+        }
+        match &node.object {
+            Some(rules) => self.check_object(rules, value, path, depth),
+            None => Ok(()),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(path: &Path<'_, V>) -> Failure<V> {
+        Self::abort(ArgumentError::TooDeep { path: path.render() })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wrong_type(self, expected: &Datum, path: &Path<'_, V>) -> Check<V> {
+        self.report(|| ArgumentError::WrongType {
+            path: path.render(),
+            expected: expected.clone(),
+        })
+    }
+
+    /// Every keyword after `type`, in the contract's order.
+    #[inline(never)]
+    fn check_keywords(self, node: &Node, value: V, kind: Kind, path: &Path<'_, V>, depth: usize) -> Check<V> {
         if let Some(choices) = &node.choices {
-            self.budget.charge(choices.len() as u64)?;
-            if !choices.iter().any(|choice| equals(value, choice)) {
+            self.budget.charge(choices.all.len() as u64)?;
+            let found = match value.bytes() {
+                Some(bytes) if kind == Kind::Binary => choices.contain_binary(bytes),
+                _ => choices.all.iter().any(|choice| equals(value, choice)),
+            };
+            if !found {
                 self.report(|| ArgumentError::NotInEnum { path: path.render() })?;
             }
         }
@@ -295,20 +410,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             }
         }
 
-        match shape {
-            Shape::Number(n) if node.checks_numbers => self.check_number(node, &n, path)?,
-            Shape::Binary(bytes) => self.check_string(node, value, bytes, path)?,
-            Shape::List if node.checks_arrays => self.check_array(node, value, path, depth)?,
-            Shape::Map if node.checks_objects => {
-                if value.is_struct() {
-                    return Err(Self::abort(ArgumentError::Struct { path: path.render() }));
-                }
-                if let Some(rules) = &node.object {
-                    self.check_object(rules, value, path, depth)?;
-                }
-            }
-            _ => {}
-        }
+        self.check_step(node, value, kind, path, depth)?;
 
         if !node.any_of.is_empty() {
             let mut matched = false;
@@ -353,6 +455,19 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         path: &Path<'_, V>,
         depth: usize,
     ) -> Result<bool, Failure<V>> {
+        if let Mode::Optimistic = self.mode {
+            let attempt = Walk {
+                mode: Mode::OptimisticBranch,
+                budget: self.budget,
+            };
+            // A success is final; a failure may be a mismatch or an aborting
+            // error, which only the ordered probe below tells apart.
+            match attempt.check(branch, value, path, depth) {
+                Ok(()) => return Ok(true),
+                Err(Failure::OverBudget) => return Err(Failure::OverBudget),
+                Err(Failure::Mismatch | Failure::Error(_) | Failure::Full) => {}
+            }
+        }
         let probe = Walk {
             mode: Mode::Probe,
             budget: self.budget,
@@ -365,7 +480,14 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         }
     }
 
-    fn check_number(self, node: &Node, n: &Number, path: &Path<'_, V>) -> Check<V> {
+    #[inline(never)]
+    fn check_number(self, node: &Node, value: V, path: &Path<'_, V>) -> Check<V> {
+        let Some(n) = value.number() else {
+            // `kind` said number and `shape` agrees by contract; should they
+            // not, refuse.
+            return Err(Self::abort(ArgumentError::NoAnyOfMatch { path: path.render() }));
+        };
+        let n = &n;
         if let Some(minimum) = &node.minimum {
             if n.compare(minimum) == Ordering::Less {
                 self.report(|| ArgumentError::BelowMinimum {
@@ -403,13 +525,11 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
     /// Every binary is checked for UTF-8, whatever the schema: the old module
     /// counted the code points of every binary it met.
-    fn check_string(self, node: &Node, value: V, bytes: &[u8], path: &Path<'_, V>) -> Check<V> {
+    #[inline(never)]
+    fn check_string(self, node: &Node, value: V, path: &Path<'_, V>) -> Check<V> {
         // One pass for UTF-8, one to count code points, one for the pattern.
         let passes = 1 + u64::from(node.checks_lengths) + u64::from(node.pattern.is_some());
-        self.budget.charge(passes * (bytes.len() as u64 / 16))?;
-        let Some(text) = value.text() else {
-            return Err(Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }));
-        };
+        let text = self.check_text(value, passes, path)?;
         if node.checks_lengths {
             let length = text.chars().count() as u64;
             let bounds = (&node.min_length, &node.max_length);
@@ -429,6 +549,17 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             }
         }
         Ok(())
+    }
+
+    /// The text of a binary, charged `passes` scans of its bytes; an
+    /// aborting failure when it is not UTF-8.
+    #[inline]
+    fn check_text(self, value: V, passes: u64, path: &Path<'_, V>) -> Result<&'a str, Failure<V>> {
+        let size = value.bytes().map_or(0, <[u8]>::len);
+        self.budget.charge(passes * (size as u64 / 16))?;
+        value
+            .text()
+            .ok_or_else(|| Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }))
     }
 
     /// A count against its inclusive bounds (`minLength`/`maxLength`,
@@ -453,6 +584,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         Ok(())
     }
 
+    #[inline(never)]
     fn check_array(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         // Counting cells is itself work: stop counting when the budget ends.
         let length = match value.list_len_within(self.budget.left()) {
@@ -478,11 +610,67 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         Ok(())
     }
 
-    /// One pass over the argument map fills a slot per distinct name; then
-    /// `required` (list order), `properties` (schema order) and the
-    /// additional keys (argument order) are checked.
+    /// `required` (list order), then `properties` (schema order), then the
+    /// additional keys (argument order).
     fn check_object(self, rules: &ObjectRules, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         self.budget.charge(value.map_len() as u64)?;
+        match (&self.mode, &rules.one_pass) {
+            (Mode::Optimistic | Mode::OptimisticBranch, Some(one_pass)) => {
+                self.check_object_once(rules, one_pass, value, path, depth)
+            }
+            _ => self.check_object_walked(rules, value, path, depth),
+        }
+    }
+
+    /// Every key in argument order, each checked as it comes; `required`
+    /// last, as a set. Any failure is a bare mismatch, and so is a key that
+    /// is not a binary (the ordered walk reads those).
+    fn check_object_once(
+        self,
+        rules: &ObjectRules,
+        one_pass: &OnePass,
+        value: V,
+        path: &Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        let mut seen = 0u64;
+        for (key, item) in value.map_entries() {
+            let name = key.bytes().ok_or(Failure::Mismatch)?;
+            if let Some(entry) = rules.find(name) {
+                let bit = u32::try_from(entry.slot)
+                    .ok()
+                    .and_then(|slot| 1u64.checked_shl(slot));
+                seen |= bit.ok_or(Failure::Mismatch)?;
+                if let Some(property) = entry.property.and_then(|index| rules.properties.get(index)) {
+                    let item_path = path.child(Segment::Property(&property.name));
+                    self.check(&property.schema, item, &item_path, depth + 1)?;
+                    continue;
+                }
+            }
+            match &rules.additional {
+                Additional::Allow => {}
+                Additional::Deny => return Err(Failure::Mismatch),
+                Additional::Schema(schema) => {
+                    let item_path = path.child(Segment::Key(key));
+                    self.check(schema, item, &item_path, depth + 1)?;
+                }
+            }
+        }
+        if seen & one_pass.required != one_pass.required {
+            return Err(Failure::Mismatch);
+        }
+        Ok(())
+    }
+
+    /// For maps read by a walk: one pass over the entries fills a slot per
+    /// distinct name, then the slots are read.
+    fn check_object_walked(
+        self,
+        rules: &ObjectRules,
+        value: V,
+        path: &Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
         const INLINE: usize = 16;
         let slot_count = rules.slot_count();
         let needed = slot_count + rules.properties.len();
@@ -496,11 +684,9 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         };
         let (by_name, by_atom) = buffer.split_at_mut(slot_count);
 
-        let mut first_extra: Option<V> = None;
+        let mut has_extra = false;
         for (key, item) in value.map_entries() {
-            if !Self::note_key(rules, key, item, by_name, by_atom) && first_extra.is_none() {
-                first_extra = Some(key);
-            }
+            has_extra |= !Self::note_key(rules, key, item, by_name, by_atom);
         }
 
         for required in &rules.required {
@@ -524,22 +710,24 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             }
         }
 
-        let Some(first_extra) = first_extra else {
+        if !has_extra {
             return Ok(());
-        };
+        }
+        self.check_additional(rules, value, path, depth)
+    }
+
+    /// The keys no property names, in argument order, against
+    /// `additionalProperties`.
+    fn check_additional(self, rules: &ObjectRules, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        let extras = value
+            .map_entries()
+            .filter(|(key, _)| !Self::is_named(rules, *key));
         match &rules.additional {
             Additional::Allow => Ok(()),
             Additional::Deny => {
-                self.report(|| ArgumentError::AdditionalNotAllowed {
-                    path: path.render(),
-                    key: first_extra,
-                })?;
-                // Only an all-errors walk gets here: it lists the other
-                // additional keys too, in argument order.
-                let extras = value
-                    .map_entries()
-                    .filter(|(key, _)| !Self::is_named(rules, *key));
-                for (key, _) in extras.skip(1) {
+                // A first-error walk stops at the first; an all-errors walk
+                // lists them all.
+                for (key, _) in extras {
                     self.report(|| ArgumentError::AdditionalNotAllowed {
                         path: path.render(),
                         key,
@@ -548,10 +736,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 Ok(())
             }
             Additional::Schema(schema) => {
-                for (key, item) in value.map_entries() {
-                    if Self::is_named(rules, key) {
-                        continue;
-                    }
+                for (key, item) in extras {
                     match key.shape() {
                         Shape::Binary(_)
                         | Shape::Atom
@@ -579,11 +764,11 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     ) -> bool {
         match key.shape() {
             Shape::Binary(name) => match rules.find(name) {
-                Some((slot, is_property)) => {
-                    if let Some(cell) = by_name.get_mut(slot) {
+                Some(entry) => {
+                    if let Some(cell) = by_name.get_mut(entry.slot) {
                         *cell = Some(item);
                     }
-                    is_property
+                    entry.property.is_some()
                 }
                 None => false,
             },
@@ -602,7 +787,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
     fn is_named(rules: &ObjectRules, key: V) -> bool {
         match key.shape() {
-            Shape::Binary(name) => rules.find(name).is_some_and(|(_, is_property)| is_property),
+            Shape::Binary(name) => rules.find(name).is_some_and(|entry| entry.property.is_some()),
             Shape::Atom | Shape::Nil | Shape::Bool(_) => {
                 key.atom_id().and_then(|id| rules.find_atom(id)).is_some()
                     || Self::atom_names_property(rules, key)
@@ -615,7 +800,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// the atom was not written in the schema).
     fn atom_names_property(rules: &ObjectRules, key: V) -> bool {
         key.atom_name()
-            .and_then(|name| rules.find(name.as_bytes()))
-            .is_some_and(|(_, is_property)| is_property)
+            .and_then(|name| rules.find(name.as_bytes()).map(|entry| entry.property.is_some()))
+            .unwrap_or(false)
     }
 }

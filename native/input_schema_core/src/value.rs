@@ -26,6 +26,38 @@ pub enum Shape<'a> {
     Other,
 }
 
+/// What a value is, without its payload: what the validator's type test
+/// and dispatch need, read without decoding numbers. A backend's `kind` and
+/// `shape` always agree (`Kind::of`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Nil,
+    Bool,
+    Atom,
+    Integer,
+    Float,
+    Binary,
+    List,
+    Map,
+    Other,
+}
+
+impl Kind {
+    pub fn of(shape: &Shape<'_>) -> Kind {
+        match shape {
+            Shape::Nil => Kind::Nil,
+            Shape::Bool(_) => Kind::Bool,
+            Shape::Atom => Kind::Atom,
+            Shape::Number(Number::Float(_)) => Kind::Float,
+            Shape::Number(_) => Kind::Integer,
+            Shape::Binary(_) => Kind::Binary,
+            Shape::List => Kind::List,
+            Shape::Map => Kind::Map,
+            Shape::Other => Kind::Other,
+        }
+    }
+}
+
 /// A value the validator can read. Implementations are cheap handles
 /// (`Copy`) into data that lives for `'a`.
 pub trait Value<'a>: Copy + Debug + 'a {
@@ -33,6 +65,28 @@ pub trait Value<'a>: Copy + Debug + 'a {
     type Entries: Iterator<Item = (Self, Self)>;
 
     fn shape(self) -> Shape<'a>;
+
+    /// `Kind::of(&self.shape())`; backends answer it without building the
+    /// shape where they can.
+    fn kind(self) -> Kind {
+        Kind::of(&self.shape())
+    }
+
+    /// The number a value holds, if it is one.
+    fn number(self) -> Option<Number> {
+        match self.shape() {
+            Shape::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The bytes of a byte-aligned binary.
+    fn bytes(self) -> Option<&'a [u8]> {
+        match self.shape() {
+            Shape::Binary(bytes) => Some(bytes),
+            _ => None,
+        }
+    }
 
     /// The length of a proper list; `None` for an improper one or a non-list.
     fn list_len(self) -> Option<usize>;
@@ -104,7 +158,16 @@ impl Number {
     }
 
     /// Erlang's arithmetic order: exact, never through a lossy conversion.
+    #[inline]
     pub fn compare(&self, other: &Number) -> Ordering {
+        match (self, other) {
+            (Number::Int(a), Number::Int(b)) => a.cmp(b),
+            _ => self.compare_mixed(other),
+        }
+    }
+
+    #[inline(never)]
+    fn compare_mixed(&self, other: &Number) -> Ordering {
         match (self, other) {
             (Number::Int(a), Number::Int(b)) => a.cmp(b),
             (Number::Float(a), Number::Float(b)) => a.partial_cmp(b).unwrap_or(Ordering::Equal),

@@ -24,7 +24,7 @@
 use input_schema_core::json::JsonRef;
 use input_schema_core::pattern::Pattern;
 use input_schema_core::schema::compile;
-use input_schema_core::validate::validate;
+use input_schema_core::validate::{validate, validate_all, validate_in_order};
 use serde_json::{json, Map, Value};
 
 fn cases() -> usize {
@@ -184,7 +184,20 @@ fn patterns_agree_with_regress() {
 
 // ----------------------------------------------------------------- schemas
 
-const NAMES: &[&str] = &["a", "b", "name", "kind"];
+/// Short names and names that differ only past their eighth byte, or only
+/// in the middle: the property lookup's key covers eight bytes.
+const NAMES: &[&str] = &[
+    "a",
+    "b",
+    "name",
+    "kind",
+    "abc",
+    "acc",
+    "lengthy_a",
+    "lengthy_b",
+    "lengthy",
+    "é",
+];
 const TYPES: &[&str] = &[
     "object", "array", "string", "integer", "number", "boolean", "null",
 ];
@@ -325,8 +338,20 @@ fn schemas_agree_with_jsonschema() {
                 instance = json!({ "a": instance });
             }
             let expected = theirs.is_valid(&instance);
-            let got = validate(&ours, JsonRef::from(&instance)).is_ok();
+            let result = validate(&ours, JsonRef::from(&instance));
+            let got = result.is_ok();
             assert_eq!(got, expected, "schema {schema}\ninstance {instance}");
+            // The optimistic walk changes nothing: same result, same error,
+            // as the ordered walk alone and as the first of all errors.
+            let ordered = validate_in_order(&ours, JsonRef::from(&instance));
+            assert_eq!(
+                format!("{result:?}"),
+                format!("{ordered:?}"),
+                "schema {schema}\ninstance {instance}"
+            );
+            let first =
+                validate_all(&ours, JsonRef::from(&instance)).map_err(|errors| errors.into_iter().next());
+            assert_eq!(format!("{:?}", result.map_err(Some)), format!("{first:?}"));
             compared += 1;
             rejected += usize::from(!got);
         }

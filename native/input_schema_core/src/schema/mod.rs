@@ -63,25 +63,129 @@ pub struct Required {
     pub slot: usize,
 }
 
-/// Length, first and last byte of a name: different names mostly differ here.
-fn fingerprint(name: &[u8]) -> u64 {
-    let first = name.first().copied().unwrap_or(0);
-    let last = name.last().copied().unwrap_or(0);
-    (name.len() as u64) << 16 | u64::from(first) << 8 | u64::from(last)
+/// A name's length and first eight bytes (zero-padded): for the names of
+/// eight bytes or fewer that most tool schemas use, equal keys mean equal
+/// names, so a lookup compares two words and no bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameKey {
+    head: u64,
+    len: usize,
+}
+
+impl NameKey {
+    const HEAD: usize = 8;
+
+    /// Reads the head in at most three loads and no loop. Overlapping
+    /// loads put equal bytes at equal places, so OR-ing them is exact.
+    #[inline]
+    fn of(name: &[u8]) -> NameKey {
+        let len = name.len();
+        let head = if let Some(word) = name.first_chunk::<8>() {
+            u64::from_le_bytes(*word)
+        } else if len >= 4 {
+            let low = name.first_chunk::<4>().map_or(0, |b| u32::from_le_bytes(*b));
+            let high = name.last_chunk::<4>().map_or(0, |b| u32::from_le_bytes(*b));
+            u64::from(low) | u64::from(high) << (8 * (len - 4))
+        } else if let (Some(first), Some(last)) = (name.first(), name.last()) {
+            let middle = name.get(len / 2).copied().unwrap_or(0);
+            u64::from(*first) | u64::from(middle) << (8 * (len / 2)) | u64::from(*last) << (8 * (len - 1))
+        } else {
+            0
+        };
+        NameKey { head, len }
+    }
+
+    /// The bytes the key does not cover.
+    fn tail(name: &[u8]) -> &[u8] {
+        name.get(NameKey::HEAD..).unwrap_or_default()
+    }
+}
+
+/// A distinct string form among property and required names.
+#[derive(Debug)]
+pub struct Name {
+    pub key: NameKey,
+    pub slot: usize,
+    /// The property carrying this form: the first, if several do.
+    pub property: Option<usize>,
+    pub bytes: Box<[u8]>,
+}
+
+/// The choices of an `enum`, with the string ones keyed for a lookup that
+/// compares words, not bytes (most string enums are short words).
+#[derive(Debug)]
+pub struct Choices {
+    pub all: Vec<Datum>,
+    /// Each binary choice's key and its index in `all`.
+    binaries: Vec<(NameKey, usize)>,
+}
+
+impl Choices {
+    fn new(all: Vec<Datum>) -> Choices {
+        let binaries = all
+            .iter()
+            .enumerate()
+            .filter_map(|(index, choice)| match choice {
+                Datum::Binary(bytes) => Some((NameKey::of(bytes), index)),
+                _ => None,
+            })
+            .collect();
+        Choices { all, binaries }
+    }
+
+    /// Whether a binary equals one of the choices (only a binary choice
+    /// with the same bytes can).
+    pub fn contain_binary(&self, bytes: &[u8]) -> bool {
+        let key = NameKey::of(bytes);
+        self.binaries.iter().any(|(k, index)| {
+            *k == key
+                && (key.len <= NameKey::HEAD
+                    || matches!(self.all.get(*index), Some(Datum::Binary(b)) if NameKey::tail(b) == NameKey::tail(bytes)))
+        })
+    }
 }
 
 /// Object keywords of one schema, compiled for a single pass over the
 /// argument map: every distinct string form among property and required
-/// names has a slot, found by binary search in `names`.
+/// names has a slot, found in `names`.
 #[derive(Debug)]
 pub struct ObjectRules {
     pub properties: Vec<Property>,
     pub required: Vec<Required>,
-    /// (string form, slot, is a property name), sorted by string form.
-    pub names: Vec<(Box<[u8]>, usize, bool)>,
-    /// `fingerprint` of each name, in `names` order.
-    pub fingerprints: Vec<u64>,
+    /// Sorted by string form.
+    pub names: Vec<Name>,
     pub additional: Additional,
+    /// Set when a one-pass check applies (see `OnePass`).
+    pub one_pass: Option<OnePass>,
+}
+
+/// For a check in one pass over the argument map, in its order: the
+/// required slots as a bit set. Built when there are at most 64 slots and
+/// no two properties share a string form (a property written as an atom and
+/// one as a string), so that a name leads to exactly one property.
+#[derive(Debug)]
+pub struct OnePass {
+    pub required: u64,
+}
+
+impl OnePass {
+    fn of(properties: &[Property], required: &[Required], slot_count: usize) -> Option<OnePass> {
+        if slot_count > 64 {
+            return None;
+        }
+        let mut taken = vec![false; slot_count];
+        for property in properties {
+            let cell = taken.get_mut(property.slot)?;
+            if std::mem::replace(cell, true) {
+                return None;
+            }
+        }
+        let mut bits = 0u64;
+        for r in required {
+            bits |= 1u64.checked_shl(u32::try_from(r.slot).ok()?)?;
+        }
+        Some(OnePass { required: bits })
+    }
 }
 
 impl ObjectRules {
@@ -89,25 +193,25 @@ impl ObjectRules {
         self.names.len()
     }
 
-    /// The slot of a string form, and whether a property carries that form.
-    /// Tool schemas have a handful of properties: a scan that compares a
-    /// cheap fingerprint (length, first and last byte) before the bytes beats
-    /// a binary search's full comparisons; large objects use the search.
-    pub fn find(&self, name: &[u8]) -> Option<(usize, bool)> {
-        let found = if self.names.len() <= 16 {
-            let key = fingerprint(name);
-            self.names
-                .iter()
-                .zip(&self.fingerprints)
-                .find(|((n, _, _), k)| **k == key && **n == *name)
-                .map(|(entry, _)| entry)
-        } else {
-            self.names
-                .binary_search_by(|(n, _, _)| (**n).cmp(name))
-                .ok()
-                .and_then(|at| self.names.get(at))
-        };
-        found.map(|(_, slot, is_property)| (*slot, *is_property))
+    /// The entry of a string form. Tool schemas have a handful of
+    /// properties: a scan that compares `NameKey`s (and the bytes past the
+    /// eighth only for longer names) beats a binary search's full
+    /// comparisons; large objects use the search.
+    #[inline(always)]
+    pub fn find(&self, name: &[u8]) -> Option<&Name> {
+        if self.names.len() > 16 {
+            return self.search(name);
+        }
+        let key = NameKey::of(name);
+        self.names.iter().find(|n| {
+            n.key == key && (key.len <= NameKey::HEAD || NameKey::tail(&n.bytes) == NameKey::tail(name))
+        })
+    }
+
+    #[inline(never)]
+    fn search(&self, name: &[u8]) -> Option<&Name> {
+        let at = self.names.binary_search_by(|n| (*n.bytes).cmp(name)).ok()?;
+        self.names.get(at)
     }
 
     /// The property written as this atom, if any.
@@ -124,7 +228,7 @@ impl ObjectRules {
 #[derive(Debug, Default)]
 pub struct Node {
     pub types: Option<Types>,
-    pub choices: Option<Vec<Datum>>,
+    pub choices: Option<Choices>,
     pub constant: Option<Datum>,
     pub minimum: Option<Number>,
     pub maximum: Option<Number>,
@@ -148,6 +252,14 @@ pub struct Node {
     pub checks_objects: bool,
     pub checks_numbers: bool,
     pub checks_lengths: bool,
+    /// `minLength`, `maxLength` or `pattern` applies.
+    pub checks_strings: bool,
+    /// Nothing but `type` applies (and the UTF-8 check every binary gets):
+    /// the validator's fast path.
+    pub plain: bool,
+    /// `enum`, `const`, `anyOf`, `oneOf` or `not` applies: the validator's
+    /// general path.
+    pub compound: bool,
 }
 
 impl Node {
@@ -174,7 +286,7 @@ impl Node {
         let datum = |d: &Datum| d.approximate_bytes();
         let node = std::mem::size_of::<Node>();
         let types = self.types.as_ref().map_or(0, |t| datum(&t.written));
-        let choices = self.choices.as_ref().map_or(0, |c| c.iter().map(datum).sum());
+        let choices = self.choices.as_ref().map_or(0, |c| c.all.iter().map(datum).sum());
         let constant = self.constant.as_ref().map_or(0, datum);
         let pattern = self.pattern.as_ref().map_or(0, |p| p.memory_usage());
         let items = self.items.as_ref().map_or(0, |n| n.approximate_bytes());
@@ -191,7 +303,11 @@ impl Node {
                 .iter()
                 .map(|p| p.name.len() + std::mem::size_of::<Property>() + p.schema.approximate_bytes())
                 .sum();
-            let names: usize = o.names.iter().map(|(n, _, _)| n.len() + 32).sum();
+            let names: usize = o
+                .names
+                .iter()
+                .map(|n| n.bytes.len() + std::mem::size_of::<Name>())
+                .sum();
             let required: usize = o.required.iter().map(|r| r.name.len() + 32).sum();
             let additional = match &o.additional {
                 Additional::Schema(n) => n.approximate_bytes(),
@@ -342,6 +458,7 @@ pub fn compile_within<'a, V: Value<'a>>(
     }
     let mut root = compile_slots(&slots, 1, &root_path)?;
     root.checks_objects = true;
+    root.settle();
     Ok(CompiledSchema { root: *root })
 }
 
@@ -503,7 +620,7 @@ fn compile_assertions<'a, V: Value<'a>>(
                 .map_err(|e| at.child(Step::Index(index)).fail(e))?;
             choices.push(datum);
         }
-        node.choices = Some(choices);
+        node.choices = Some(Choices::new(choices));
     }
     if let Some(value) = get(slots, Keyword::Const) {
         let datum = json_datum(value, depth, SchemaError::MalformedConst)
@@ -647,10 +764,26 @@ fn compile_children<'a, V: Value<'a>>(
         || node.exclusive_minimum.is_some()
         || node.exclusive_maximum.is_some();
     node.checks_lengths = node.min_length.is_some() || node.max_length.is_some();
+    node.settle();
     Ok(())
 }
 
 impl Node {
+    /// Derives `plain` from the other fields, once they are final.
+    fn settle(&mut self) {
+        self.compound = self.choices.is_some()
+            || self.constant.is_some()
+            || !self.any_of.is_empty()
+            || !self.one_of.is_empty()
+            || self.not.is_some();
+        self.checks_strings = self.checks_lengths || self.pattern.is_some();
+        self.plain = !self.compound
+            && !self.checks_numbers
+            && !self.checks_strings
+            && !self.checks_arrays
+            && !self.checks_objects;
+    }
+
     /// Whether `type` is present and names one of `types`.
     fn names_type(&self, types: TypeSet) -> bool {
         self.types.as_ref().is_some_and(|t| t.set.intersects(types))
@@ -780,24 +913,30 @@ fn object_rules(
     required: Vec<Box<[u8]>>,
     additional: Additional,
 ) -> ObjectRules {
-    let mut names: Vec<(Box<[u8]>, usize, bool)> = Vec::new();
+    let mut names: Vec<Name> = Vec::new();
     let mut slots: HashMap<Box<[u8]>, usize> = HashMap::new();
-    let mut slot_of = |name: &[u8], is_property: bool, names: &mut Vec<(Box<[u8]>, usize, bool)>| {
+    let mut slot_of = |name: &[u8], property: Option<usize>, names: &mut Vec<Name>| {
         if let Some(&slot) = slots.get(name) {
             if let Some(entry) = names.get_mut(slot) {
-                entry.2 |= is_property;
+                entry.property = entry.property.or(property);
             }
             return slot;
         }
         let slot = names.len();
-        names.push((name.into(), slot, is_property));
+        names.push(Name {
+            key: NameKey::of(name),
+            slot,
+            property,
+            bytes: name.into(),
+        });
         slots.insert(name.into(), slot);
         slot
     };
     let properties: Vec<Property> = properties
         .into_iter()
-        .map(|(name, atom, schema)| {
-            let slot = slot_of(&name, true, &mut names);
+        .enumerate()
+        .map(|(index, (name, atom, schema))| {
+            let slot = slot_of(&name, Some(index), &mut names);
             Property {
                 name,
                 atom,
@@ -806,21 +945,21 @@ fn object_rules(
             }
         })
         .collect();
-    let required = required
+    let required: Vec<Required> = required
         .into_iter()
         .map(|name| {
-            let slot = slot_of(&name, false, &mut names);
+            let slot = slot_of(&name, None, &mut names);
             Required { name, slot }
         })
         .collect();
-    names.sort_by(|a, b| a.0.cmp(&b.0));
-    let fingerprints = names.iter().map(|(n, _, _)| fingerprint(n)).collect();
+    names.sort_by(|a, b| a.bytes.cmp(&b.bytes));
+    let one_pass = OnePass::of(&properties, &required, names.len());
     ObjectRules {
         properties,
         required,
         names,
-        fingerprints,
         additional,
+        one_pass,
     }
 }
 

@@ -492,3 +492,49 @@ fn errors_report_terms_as_written() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn name_keys_are_the_zero_padded_head() {
+    // Every name of up to ten bytes over three letters: the key is the
+    // length and the first eight bytes, little-endian, zero-padded.
+    let mut names: Vec<Vec<u8>> = vec![vec![]];
+    for length in 1..=10 {
+        let previous: Vec<Vec<u8>> = names.iter().filter(|n| n.len() == length - 1).cloned().collect();
+        for name in previous {
+            for byte in [b'a', b'b', 0xff] {
+                let mut longer = name.clone();
+                longer.push(byte);
+                names.push(longer);
+            }
+        }
+    }
+    for name in &names {
+        let mut head = [0u8; 8];
+        for (to, from) in head.iter_mut().zip(name) {
+            *to = *from;
+        }
+        let expected = NameKey {
+            head: u64::from_le_bytes(head),
+            len: name.len(),
+        };
+        assert_eq!(NameKey::of(name), expected, "{name:?}");
+    }
+}
+
+#[test]
+fn names_differing_past_the_key_are_told_apart() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"lengthy_a": {"type": "string"}, "lengthy_b": {"type": "integer"}},
+        "required": ["lengthy_b"],
+        "additionalProperties": false
+    });
+    assert_eq!(
+        check(schema.clone(), json!({"lengthy_a": "x", "lengthy_b": 1})),
+        None
+    );
+    let (_, _, path) = check(schema.clone(), json!({"lengthy_a": 1, "lengthy_b": 1})).unwrap();
+    assert_eq!(path, "$arguments.lengthy_a");
+    let (_, message, _) = check(schema, json!({"lengthy_a": "x", "lengthy_c": 1})).unwrap();
+    assert_eq!(message, "required tool argument is missing");
+}
