@@ -11,7 +11,7 @@ use rustler::sys::{
 use rustler::{BigInt, Binary, Encoder, Env, NewBinary, Term, TermType};
 
 use input_schema_core::error::{ArgumentError, Class, SchemaError};
-use input_schema_core::value::{AtomId, Datum, ListLength, Number, Shape, Value};
+use input_schema_core::value::{AtomId, Datum, Kind, ListLength, Number, Shape, Value};
 
 /// Budgets at least this large count a list with the runtime's own loop.
 const UNBOUNDED_COUNT: usize = 1 << 40;
@@ -180,6 +180,33 @@ impl<'a> Value<'a> for BeamTerm<'a> {
             TermType::Map => Shape::Map,
             _ => Shape::Other,
         }
+    }
+
+    /// The type without decoding the payload: integers, bignums included,
+    /// are read only when a bound needs their value.
+    fn kind(self) -> Kind {
+        let term = self.0;
+        match term.get_type() {
+            TermType::Atom => {
+                if same_atom(term, atom::nil()) {
+                    Kind::Nil
+                } else if same_atom(term, atom::true_()) || same_atom(term, atom::false_()) {
+                    Kind::Bool
+                } else {
+                    Kind::Atom
+                }
+            }
+            TermType::Binary if Binary::from_term(term).is_ok() => Kind::Binary,
+            TermType::Integer => Kind::Integer,
+            TermType::Float => Kind::Float,
+            TermType::List => Kind::List,
+            TermType::Map => Kind::Map,
+            _ => Kind::Other,
+        }
+    }
+
+    fn bytes(self) -> Option<&'a [u8]> {
+        Binary::from_term(self.0).ok().map(|binary| binary.as_slice())
     }
 
     fn list_len(self) -> Option<usize> {
