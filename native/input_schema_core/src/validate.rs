@@ -455,6 +455,13 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         path: &Path<'_, V>,
         depth: usize,
     ) -> Result<bool, Failure<V>> {
+        // A branch whose `type` excludes the value fails at its first check,
+        // in any walk (the depth was checked with the composition's value).
+        if let Some(types) = &branch.types {
+            if !types.set.intersects(type_of(value.kind())) {
+                return Ok(false);
+            }
+        }
         if let Mode::Optimistic = self.mode {
             let attempt = Walk {
                 mode: Mode::OptimisticBranch,
