@@ -3,7 +3,8 @@
 //! time per call, medians and 99th percentiles, and our/their ratio.
 //!
 //! Run: `cargo bench -p input_schema_core --bench versus_jsonschema`.
-//! Each figure is the per-call time of a batch, over many batches.
+//! Each figure is the per-call time of a batch, over many batches; the two
+//! sides' batches alternate, so a drift of the machine's speed hits both.
 
 // A benchmark program: a broken fixture should stop it loudly.
 #![allow(
@@ -55,20 +56,33 @@ fn tools(catalog: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
-/// Per-call nanoseconds of `SAMPLES` batches of `batch` calls: (median, p99).
-fn measure(batch: usize, mut f: impl FnMut()) -> (f64, f64) {
+/// (median, p99) of per-call nanoseconds.
+type Figures = (f64, f64);
+
+/// Per-call nanoseconds of `SAMPLES` batches of `batch` calls of each side,
+/// the two sides' batches alternating so that both see the same machine
+/// (this VM's speed drifts by tens of percent over seconds).
+fn measure_pair(batch: usize, mut ours: impl FnMut(), mut theirs: impl FnMut()) -> (Figures, Figures) {
     for _ in 0..batch.min(1000) {
-        f();
+        ours();
+        theirs();
     }
-    let mut samples: Vec<f64> = (0..SAMPLES)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..batch {
-                f();
-            }
-            start.elapsed().as_nanos() as f64 / batch as f64
-        })
-        .collect();
+    let time = |f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        start.elapsed().as_nanos() as f64 / batch as f64
+    };
+    let (mut a, mut b) = (Vec::with_capacity(SAMPLES), Vec::with_capacity(SAMPLES));
+    for _ in 0..SAMPLES {
+        a.push(time(&mut ours));
+        b.push(time(&mut theirs));
+    }
+    (figures(a), figures(b))
+}
+
+fn figures(mut samples: Vec<f64>) -> Figures {
     samples.sort_by(|a, b| a.total_cmp(b));
     let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
     (at(0.5), at(0.99))
@@ -84,7 +98,7 @@ fn human(ns: f64) -> String {
     }
 }
 
-fn row(name: &str, ours: (f64, f64), theirs: (f64, f64)) {
+fn row(name: &str, (ours, theirs): (Figures, Figures)) {
     println!(
         "| {name} | {} | {} | {} | {} | {:.2} |",
         human(ours.0),
@@ -93,6 +107,11 @@ fn row(name: &str, ours: (f64, f64), theirs: (f64, f64)) {
         human(theirs.1),
         ours.0 / theirs.0
     );
+}
+
+/// Divides both sides' figures by the calls in one batch item.
+fn per_item(((a, b), (c, d)): (Figures, Figures), per: f64) -> (Figures, Figures) {
+    ((a / per, b / per), (c / per, d / per))
 }
 
 fn main() {
@@ -105,41 +124,41 @@ fn main() {
     println!("|---|---|---|---|---|---|");
 
     // Compile: every coding-tool schema, per schema.
-    let ours = measure(20, || {
-        for (_, schema) in &coding {
-            black_box(compile(JsonRef::from(schema)).is_ok());
-        }
-    });
-    let theirs = measure(20, || {
-        for (_, schema) in &coding {
-            black_box(jsonschema::validator_for(schema).is_ok());
-        }
-    });
-    let per = coding.len() as f64;
-    row(
-        "compile, coding-tool schema",
-        (ours.0 / per, ours.1 / per),
-        (theirs.0 / per, theirs.1 / per),
+    let pair = measure_pair(
+        20,
+        || {
+            for (_, schema) in &coding {
+                black_box(compile(JsonRef::from(schema)).is_ok());
+            }
+        },
+        || {
+            for (_, schema) in &coding {
+                black_box(jsonschema::validator_for(schema).is_ok());
+            }
+        },
     );
+    row("compile, coding-tool schema", per_item(pair, coding.len() as f64));
 
     // Compile: the whole MCP catalog.
-    let ours = measure(5, || {
-        for (_, schema) in &catalog {
-            black_box(compile(JsonRef::from(schema)).is_ok());
-        }
-    });
-    let theirs = measure(5, || {
-        for (_, schema) in &catalog {
-            black_box(jsonschema::validator_for(schema).is_ok());
-        }
-    });
+    let pair = measure_pair(
+        5,
+        || {
+            for (_, schema) in &catalog {
+                black_box(compile(JsonRef::from(schema)).is_ok());
+            }
+        },
+        || {
+            for (_, schema) in &catalog {
+                black_box(jsonschema::validator_for(schema).is_ok());
+            }
+        },
+    );
     row(
         &format!("compile, whole MCP catalog ({} tools)", catalog.len()),
-        ours,
-        theirs,
+        pair,
     );
 
-    // Validate: the realistic coding-tool calls, per call.
+    // Validate: the realistic calls, per call, against both validators.
     let compiled = |set: &[(String, Value)], calls: &[Value]| {
         calls
             .iter()
@@ -152,65 +171,43 @@ fn main() {
             })
             .collect::<Vec<_>>()
     };
-    let coding_set = compiled(&coding, &coding_calls);
-    for (ours, theirs, arguments) in &coding_set {
-        assert_eq!(
-            validate(ours, JsonRef::from(arguments)).is_ok(),
-            theirs.is_valid(arguments),
-            "validity differs on {arguments}"
-        );
+    for (name, set) in [
+        ("coding-tool call", compiled(&coding, &coding_calls)),
+        ("MCP sample call", compiled(&catalog, &catalog_calls)),
+    ] {
+        for (ours, theirs, arguments) in &set {
+            assert_eq!(
+                validate(ours, JsonRef::from(arguments)).is_ok(),
+                theirs.is_valid(arguments),
+                "validity differs on {arguments}"
+            );
+        }
+        let per = set.len() as f64;
+        let ours = || {
+            for (schema, _, arguments) in &set {
+                black_box(validate(schema, JsonRef::from(arguments)).is_ok());
+            }
+        };
+        let pair = measure_pair(1000, ours, || {
+            for (_, validator, arguments) in &set {
+                black_box(validator.validate(arguments).is_ok());
+            }
+        });
+        row(&format!("validate, {name} (vs validate)"), per_item(pair, per));
+        // Where every call is valid, neither side builds an error, and
+        // `is_valid` is the other crate's fastest path.
+        if set
+            .iter()
+            .all(|(_, validator, arguments)| validator.is_valid(arguments))
+        {
+            let pair = measure_pair(1000, ours, || {
+                for (_, validator, arguments) in &set {
+                    black_box(validator.is_valid(arguments));
+                }
+            });
+            row(&format!("validate, {name} (vs is_valid)"), per_item(pair, per));
+        }
     }
-    let per = coding_set.len() as f64;
-    let ours = measure(1000, || {
-        for (schema, _, arguments) in &coding_set {
-            black_box(validate(schema, JsonRef::from(arguments)).is_ok());
-        }
-    });
-    let theirs = measure(1000, || {
-        for (_, validator, arguments) in &coding_set {
-            black_box(validator.validate(arguments).is_ok());
-        }
-    });
-    row(
-        "validate, coding-tool call (first error)",
-        (ours.0 / per, ours.1 / per),
-        (theirs.0 / per, theirs.1 / per),
-    );
-    let theirs_bool = measure(1000, || {
-        for (_, validator, arguments) in &coding_set {
-            black_box(validator.is_valid(arguments));
-        }
-    });
-    row(
-        "validate, coding-tool call (vs is_valid)",
-        (ours.0 / per, ours.1 / per),
-        (theirs_bool.0 / per, theirs_bool.1 / per),
-    );
-
-    // Validate: the MCP sample calls (accepted and rejected).
-    let catalog_set = compiled(&catalog, &catalog_calls);
-    for (ours, theirs, arguments) in &catalog_set {
-        assert_eq!(
-            validate(ours, JsonRef::from(arguments)).is_ok(),
-            theirs.is_valid(arguments)
-        );
-    }
-    let per = catalog_set.len() as f64;
-    let ours = measure(1000, || {
-        for (schema, _, arguments) in &catalog_set {
-            black_box(validate(schema, JsonRef::from(arguments)).is_ok());
-        }
-    });
-    let theirs = measure(1000, || {
-        for (_, validator, arguments) in &catalog_set {
-            black_box(validator.validate(arguments).is_ok());
-        }
-    });
-    row(
-        "validate, MCP sample call (first error)",
-        (ours.0 / per, ours.1 / per),
-        (theirs.0 / per, theirs.1 / per),
-    );
 
     // A 1 MiB string against an ordinary pattern.
     let schema = serde_json::json!({"properties": {"s": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"}}});
@@ -219,11 +216,14 @@ fn main() {
     let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
     assert!(validate(&ours_schema, JsonRef::from(&arguments)).is_ok());
     assert!(validator.is_valid(&arguments));
-    let ours = measure(2, || {
-        black_box(validate(&ours_schema, JsonRef::from(&arguments)).is_ok());
-    });
-    let theirs = measure(2, || {
-        black_box(validator.validate(&arguments).is_ok());
-    });
-    row("validate, 1 MiB string against a pattern", ours, theirs);
+    let pair = measure_pair(
+        2,
+        || {
+            black_box(validate(&ours_schema, JsonRef::from(&arguments)).is_ok());
+        },
+        || {
+            black_box(validator.validate(&arguments).is_ok());
+        },
+    );
+    row("validate, 1 MiB string against a pattern", pair);
 }
