@@ -19,7 +19,7 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
 
   alias Backplane.AgentRuntime.Error
-  alias Backplane.AgentRuntime.InputSchema.{Compiled, Native}
+  alias Backplane.AgentRuntime.InputSchema.{Compiled, DirtyGate, Native}
 
   @typedoc "A tool schema: a map with atom or string keys."
   @type schema :: map()
@@ -37,7 +37,7 @@ defmodule Backplane.AgentRuntime.InputSchema do
   @spec validate_schema(term()) :: :ok | {:error, Error.t()}
   def validate_schema(schema) do
     case Native.validate_schema(schema) do
-      :dirty -> Native.validate_schema_dirty(schema)
+      :dirty -> DirtyGate.run(fn -> Native.validate_schema_dirty(schema) end)
       result -> result
     end
   end
@@ -82,17 +82,22 @@ defmodule Backplane.AgentRuntime.InputSchema do
     # Each NIF pair is one call: the first half runs on this scheduler within
     # a fixed work budget and answers `:dirty` when the call needs more (a
     # new pattern to compile, a large argument); the second half then does
-    # the whole call on a dirty CPU scheduler.
+    # the whole call on a dirty CPU scheduler, once `DirtyGate` has a place.
     case schema do
       %Compiled{resource: resource} ->
         case Native.validate_compiled(resource, arguments, all_errors) do
-          :dirty -> Native.validate_compiled_dirty(resource, arguments, all_errors)
-          result -> result
+          :dirty ->
+            DirtyGate.run(fn ->
+              Native.validate_compiled_dirty(resource, arguments, all_errors)
+            end)
+
+          result ->
+            result
         end
 
       schema ->
         case Native.validate(schema, arguments, all_errors) do
-          :dirty -> Native.validate_dirty(schema, arguments, all_errors)
+          :dirty -> DirtyGate.run(fn -> Native.validate_dirty(schema, arguments, all_errors) end)
           result -> result
         end
     end
@@ -171,7 +176,7 @@ defmodule Backplane.AgentRuntime.InputSchema do
   def compile(schema) do
     result =
       case Native.compile(schema) do
-        :dirty -> Native.compile_dirty(schema)
+        :dirty -> DirtyGate.run(fn -> Native.compile_dirty(schema) end)
         result -> result
       end
 
