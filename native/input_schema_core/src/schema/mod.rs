@@ -135,6 +135,7 @@ impl Choices {
 
     /// Whether a binary equals one of the choices (only a binary choice
     /// with the same bytes can).
+    #[inline]
     pub fn contain_binary(&self, bytes: &[u8]) -> bool {
         let key = NameKey::of(bytes);
         self.binaries.iter().any(|(k, index)| {
