@@ -314,12 +314,16 @@ fn class_atom(class: Class) -> Atom {
     }
 }
 
+/// A details map from its atom keys and values.
+fn details_map<'a>(env: Env<'a>, details: &[(Atom, Term<'a>)]) -> Term<'a> {
+    let keys: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
+    let values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
+    Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
+}
+
 /// Builds `%Backplane.AgentRuntime.Error{class, message, details, cause: nil}`.
 pub fn error_struct<'a>(env: Env<'a>, class: Class, message: &str, details: &[(Atom, Term<'a>)]) -> Term<'a> {
-    let detail_keys: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
-    let detail_values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
-    let details =
-        Term::map_from_term_arrays(env, &detail_keys, &detail_values).unwrap_or_else(|_| Term::map_new(env));
+    let details = details_map(env, details);
     let keys = [
         keys::__struct__().encode(env),
         keys::class().encode(env),
@@ -389,12 +393,8 @@ pub fn argument_errors<'a>(env: Env<'a>, errors: &[ArgumentError<BeamTerm<'a>>])
     let listed: Vec<Term<'a>> = errors
         .iter()
         .map(|error| {
-            let details = argument_details(env, error);
-            let keys_: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
-            let values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
-            let details =
-                Term::map_from_term_arrays(env, &keys_, &values).unwrap_or_else(|_| Term::map_new(env));
-            let keys_ = [
+            let details = details_map(env, &argument_details(env, error));
+            let fields = [
                 keys::class().encode(env),
                 keys::message().encode(env),
                 keys::details().encode(env),
@@ -404,7 +404,7 @@ pub fn argument_errors<'a>(env: Env<'a>, errors: &[ArgumentError<BeamTerm<'a>>])
                 binary(env, error.to_string().as_bytes()),
                 details,
             ];
-            Term::map_from_term_arrays(env, &keys_, &values).unwrap_or_else(|_| Term::map_new(env))
+            Term::map_from_term_arrays(env, &fields, &values).unwrap_or_else(|_| Term::map_new(env))
         })
         .collect();
     let Some(first) = errors.first() else {
