@@ -96,8 +96,12 @@ impl<V> From<OverBudget> for Failure<V> {
 
 type Check<V> = Result<(), Failure<V>>;
 
-/// Builds the error of a violated count bound from its path and limit.
+/// Builds the error of a violated bound from its path and limit.
 type Bound<V> = fn(PathBytes, Datum) -> ArgumentError<V>;
+
+/// A numeric bound, the comparisons of a value with it that violate it,
+/// and its error.
+type NumberBound<'n, V> = (&'n Option<Number>, fn(Ordering) -> bool, Bound<V>);
 
 /// Most failures an all-errors walk collects: enough for an agent to repair
 /// a call in one round trip, bounded so a huge argument cannot make the
@@ -396,11 +400,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     fn check_keywords(self, node: &Node, value: V, kind: Kind, path: &Path<'_, V>, depth: usize) -> Check<V> {
         if let Some(choices) = &node.choices {
             self.budget.charge(choices.all.len() as u64)?;
-            let found = match value.bytes() {
-                Some(bytes) if kind == Kind::Binary => choices.contain_binary(bytes),
-                _ => choices.all.iter().any(|choice| equals(value, choice)),
-            };
-            if !found {
+            if !choices.contain(value) {
                 self.report(|| ArgumentError::NotInEnum { path: path.render() })?;
             }
         }
@@ -494,37 +494,26 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             // not, refuse.
             return Err(Self::abort(ArgumentError::NoAnyOfMatch { path: path.render() }));
         };
-        let n = &n;
-        if let Some(minimum) = &node.minimum {
-            if n.compare(minimum) == Ordering::Less {
-                self.report(|| ArgumentError::BelowMinimum {
-                    path: path.render(),
-                    limit: number_datum(minimum),
-                })?;
-            }
-        }
-        if let Some(maximum) = &node.maximum {
-            if n.compare(maximum) == Ordering::Greater {
-                self.report(|| ArgumentError::AboveMaximum {
-                    path: path.render(),
-                    limit: number_datum(maximum),
-                })?;
-            }
-        }
-        if let Some(bound) = &node.exclusive_minimum {
-            if n.compare(bound) != Ordering::Greater {
-                self.report(|| ArgumentError::NotAboveExclusiveMinimum {
-                    path: path.render(),
-                    limit: number_datum(bound),
-                })?;
-            }
-        }
-        if let Some(bound) = &node.exclusive_maximum {
-            if n.compare(bound) != Ordering::Less {
-                self.report(|| ArgumentError::NotBelowExclusiveMaximum {
-                    path: path.render(),
-                    limit: number_datum(bound),
-                })?;
+        // Each bound with the comparisons that violate it, in the contract's order.
+        let bounds: [NumberBound<'_, V>; 4] = [
+            (&node.minimum, Ordering::is_lt, |path, limit| {
+                ArgumentError::BelowMinimum { path, limit }
+            }),
+            (&node.maximum, Ordering::is_gt, |path, limit| {
+                ArgumentError::AboveMaximum { path, limit }
+            }),
+            (&node.exclusive_minimum, Ordering::is_le, |path, limit| {
+                ArgumentError::NotAboveExclusiveMinimum { path, limit }
+            }),
+            (&node.exclusive_maximum, Ordering::is_ge, |path, limit| {
+                ArgumentError::NotBelowExclusiveMaximum { path, limit }
+            }),
+        ];
+        for (bound, violated, error) in bounds {
+            if let Some(bound) = bound {
+                if violated(n.compare(bound)) {
+                    self.report(|| error(path.render(), number_datum(bound)))?;
+                }
             }
         }
         Ok(())
@@ -644,10 +633,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         for (key, item) in value.map_entries() {
             let name = key.bytes().ok_or(Failure::Mismatch)?;
             if let Some(entry) = rules.find(name) {
-                let bit = u32::try_from(entry.slot)
-                    .ok()
-                    .and_then(|slot| 1u64.checked_shl(slot));
-                seen |= bit.ok_or(Failure::Mismatch)?;
+                seen |= entry.bit;
                 if let Some(property) = entry.property.and_then(|index| rules.properties.get(index)) {
                     let item_path = path.child(Segment::Property(&property.name));
                     self.check(&property.schema, item, &item_path, depth + 1)?;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::budget::Budget;
 use crate::error::SchemaError;
 use crate::pattern::{Pattern, PatternError};
-use crate::value::{AtomId, Datum, DatumError, Number, Shape, Value};
+use crate::value::{equals, AtomId, Datum, DatumError, Number, Shape, Value};
 
 pub use keyword::{Keyword, TypeSet, KEYWORD_COUNT};
 
@@ -106,6 +106,9 @@ impl NameKey {
 pub struct Name {
     pub key: NameKey,
     pub slot: usize,
+    /// The slot as a bit, for the one-pass check's set of names seen (zero
+    /// past the 64th slot, where that check does not apply).
+    pub bit: u64,
     /// The property carrying this form: the first, if several do.
     pub property: Option<usize>,
     pub bytes: Box<[u8]>,
@@ -133,10 +136,19 @@ impl Choices {
         Choices { all, binaries }
     }
 
+    /// Whether a value equals (Erlang `==`) one of the choices.
+    #[inline]
+    pub fn contain<'a, V: Value<'a>>(&self, value: V) -> bool {
+        match value.bytes() {
+            Some(bytes) => self.contain_binary(bytes),
+            None => self.all.iter().any(|choice| equals(value, choice)),
+        }
+    }
+
     /// Whether a binary equals one of the choices (only a binary choice
     /// with the same bytes can).
     #[inline]
-    pub fn contain_binary(&self, bytes: &[u8]) -> bool {
+    fn contain_binary(&self, bytes: &[u8]) -> bool {
         let key = NameKey::of(bytes);
         self.binaries.iter().any(|(k, index)| {
             *k == key
@@ -170,20 +182,21 @@ pub struct OnePass {
 }
 
 impl OnePass {
-    fn of(properties: &[Property], required: &[Required], slot_count: usize) -> Option<OnePass> {
-        if slot_count > 64 {
+    fn of(properties: &[Property], required: &[Required], names: &[Name]) -> Option<OnePass> {
+        if names.len() > 64 {
             return None;
         }
-        let mut taken = vec![false; slot_count];
+        let mut taken = vec![false; names.len()];
         for property in properties {
             let cell = taken.get_mut(property.slot)?;
             if std::mem::replace(cell, true) {
                 return None;
             }
         }
+        let bit_of = |slot: usize| names.iter().find(|n| n.slot == slot).map(|n| n.bit);
         let mut bits = 0u64;
         for r in required {
-            bits |= 1u64.checked_shl(u32::try_from(r.slot).ok()?)?;
+            bits |= bit_of(r.slot)?;
         }
         Some(OnePass { required: bits })
     }
@@ -927,6 +940,10 @@ fn object_rules(
         names.push(Name {
             key: NameKey::of(name),
             slot,
+            bit: u32::try_from(slot)
+                .ok()
+                .and_then(|s| 1u64.checked_shl(s))
+                .unwrap_or(0),
             property,
             bytes: name.into(),
         });
@@ -954,7 +971,7 @@ fn object_rules(
         })
         .collect();
     names.sort_by(|a, b| a.bytes.cmp(&b.bytes));
-    let one_pass = OnePass::of(&properties, &required, names.len());
+    let one_pass = OnePass::of(&properties, &required, &names);
     ObjectRules {
         properties,
         required,
