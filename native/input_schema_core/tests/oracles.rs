@@ -196,6 +196,10 @@ const NAMES: &[&str] = &[
     "lengthy_a",
     "lengthy_b",
     "lengthy",
+    "sixteen_bytes_01",
+    "sixteen_bytes_02",
+    "over_sixteen_bytes_1",
+    "over_sixteen_bytes_2",
     "é",
 ];
 const TYPES: &[&str] = &[

@@ -95,9 +95,19 @@ impl NameKey {
         NameKey { head, len }
     }
 
-    /// The bytes the key does not cover.
-    fn tail(name: &[u8]) -> &[u8] {
-        name.get(NameKey::HEAD..).unwrap_or_default()
+    /// Whether two names with equal keys are equal: the key covers names of
+    /// up to eight bytes; up to sixteen, their last eight bytes (overlapping
+    /// the head) settle it in one comparison; past that, the bytes after the
+    /// head are compared.
+    #[inline]
+    fn same_rest(key: NameKey, a: &[u8], b: &[u8]) -> bool {
+        if key.len <= NameKey::HEAD {
+            true
+        } else if key.len <= 2 * NameKey::HEAD {
+            a.last_chunk::<8>() == b.last_chunk::<8>()
+        } else {
+            a.get(NameKey::HEAD..) == b.get(NameKey::HEAD..)
+        }
     }
 }
 
@@ -153,7 +163,7 @@ impl Choices {
         self.binaries.iter().any(|(k, index)| {
             *k == key
                 && (key.len <= NameKey::HEAD
-                    || matches!(self.all.get(*index), Some(Datum::Binary(b)) if NameKey::tail(b) == NameKey::tail(bytes)))
+                    || matches!(self.all.get(*index), Some(Datum::Binary(b)) if NameKey::same_rest(key, b, bytes)))
         })
     }
 }
@@ -217,9 +227,9 @@ impl ObjectRules {
             return self.search(name);
         }
         let key = NameKey::of(name);
-        self.names.iter().find(|n| {
-            n.key == key && (key.len <= NameKey::HEAD || NameKey::tail(&n.bytes) == NameKey::tail(name))
-        })
+        self.names
+            .iter()
+            .find(|n| n.key == key && NameKey::same_rest(key, &n.bytes, name))
     }
 
     #[inline(never)]

@@ -538,3 +538,33 @@ fn names_differing_past_the_key_are_told_apart() {
     let (_, message, _) = check(schema, json!({"lengthy_a": "x", "lengthy_c": 1})).unwrap();
     assert_eq!(message, "required tool argument is missing");
 }
+
+#[test]
+fn names_and_enum_strings_differing_at_any_byte_are_told_apart() {
+    // Lengths on both sides of the one-word (8) and two-word (16) compares,
+    // changed at every byte past the key.
+    for len in 9..=20 {
+        let base = "n".repeat(len);
+        for at in NameKey::HEAD..len {
+            let mut bytes = base.clone().into_bytes();
+            if let Some(byte) = bytes.get_mut(at) {
+                *byte = b'm';
+            }
+            let variant = String::from_utf8(bytes).unwrap();
+            let schema = json!({
+                "type": "object",
+                "properties": {
+                    &base: {"type": "string", "enum": [&base]},
+                    &variant: {"type": "integer"}
+                },
+                "additionalProperties": false
+            });
+            assert_eq!(check(schema.clone(), json!({&base: base, &variant: 1})), None);
+            let (_, _, path) = check(schema.clone(), json!({&variant: "x"})).unwrap();
+            assert_eq!(path, format!("$arguments.{variant}"));
+            let (_, message, path) = check(schema, json!({&base: variant})).unwrap();
+            assert_eq!(message, "tool argument is not an allowed enum value");
+            assert_eq!(path, format!("$arguments.{base}"));
+        }
+    }
+}
