@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rustler::env::{OwnedEnv, SavedTerm};
 use rustler::types::map::MapIterator;
-use rustler::{Binary, Term, TermType};
+use rustler::Term;
 
 use input_schema_core::schema::CompiledSchema;
 
@@ -82,23 +82,21 @@ mod atoms {
 /// Salt for the runtime's internal term hash.
 const HASH_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// The hash a schema term is filed under: its top-level keys and the names
-/// of its `properties`, hashed by the runtime. Hashing the whole term would
-/// read every description; this reads a few dozen small terms, and the
-/// identity comparison that follows decides.
+/// The hash a schema term is filed under: its size and the names of its
+/// `properties`, hashed by the runtime. Hashing the whole term would read
+/// every description; this reads a few small terms, and the identity
+/// comparison that follows decides.
 pub fn hash(schema: Term<'_>) -> u64 {
-    let mut hash = (schema.map_size().unwrap_or(0) as u64).wrapping_mul(HASH_SALT);
-    let Some(entries) = MapIterator::new(schema) else {
+    let Ok(size) = schema.map_size() else {
         return schema.hash_internal(HASH_SALT);
     };
-    for (key, value) in entries {
-        hash = mix(hash, key.hash_internal(HASH_SALT));
-        if is_properties_key(key) {
-            if let Some(properties) = MapIterator::new(value) {
-                for (name, _) in properties {
-                    hash = mix(hash, name.hash_internal(HASH_SALT));
-                }
-            }
+    let mut hash = (size as u64).wrapping_mul(HASH_SALT);
+    let properties = schema
+        .map_get("properties")
+        .or_else(|_| schema.map_get(atoms::properties()));
+    if let Some(names) = properties.ok().and_then(MapIterator::new) {
+        for (name, _) in names {
+            hash = mix(hash, name.hash_internal(HASH_SALT));
         }
     }
     hash
@@ -113,16 +111,6 @@ fn full_hash(schema: Term<'_>) -> u64 {
 
 fn mix(hash: u64, value: u64) -> u64 {
     (hash.rotate_left(5) ^ value).wrapping_mul(0x0100_0000_01B3)
-}
-
-fn is_properties_key(key: Term<'_>) -> bool {
-    match key.get_type() {
-        TermType::Atom => key.as_c_arg() == atoms::properties().as_c_arg(),
-        TermType::Binary => key
-            .decode::<Binary>()
-            .is_ok_and(|b| b.as_slice() == b"properties"),
-        _ => false,
-    }
 }
 
 pub fn enabled() -> bool {
