@@ -5,7 +5,9 @@
 #
 # Each latency is the per-call time of a batch, over many batches; the table
 # gives the median and the 99th percentile of those, and the median's ratio
-# to the empty normal NIF call measured in the same run.
+# to the empty normal NIF call measured in the same run. The scheduler-health
+# part builds bench/host_probe with cargo and runs it with `taskset` and, when
+# allowed (root), `chrt` from util-linux.
 
 alias Backplane.AgentRuntime.InputSchema
 alias Backplane.AgentRuntime.InputSchema.{JSON, Native}
@@ -133,7 +135,10 @@ defmodule HostProbe do
   end
 
   def realtime? do
-    match?({_, 0}, System.cmd("chrt", ["-f", "50", "true"], stderr_to_stdout: true))
+    case System.find_executable("chrt") do
+      nil -> false
+      chrt -> match?({_, 0}, System.cmd(chrt, ["-f", "50", "true"], stderr_to_stdout: true))
+    end
   end
 
   def start(binary, ms, realtime) do
