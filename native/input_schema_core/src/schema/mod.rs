@@ -162,8 +162,7 @@ impl Choices {
         let key = NameKey::of(bytes);
         self.binaries.iter().any(|(k, index)| {
             *k == key
-                && (key.len <= NameKey::HEAD
-                    || matches!(self.all.get(*index), Some(Datum::Binary(b)) if NameKey::same_rest(key, b, bytes)))
+                && matches!(self.all.get(*index), Some(Datum::Binary(b)) if NameKey::same_rest(key, b, bytes))
         })
     }
 }
