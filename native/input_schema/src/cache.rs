@@ -113,11 +113,7 @@ fn mix(hash: u64, value: u64) -> u64 {
     (hash.rotate_left(5) ^ value).wrapping_mul(0x0100_0000_01B3)
 }
 
-pub fn enabled() -> bool {
-    with_cache(|c| c.enabled)
-}
-
-/// What an inline lookup found.
+/// What a lookup found.
 pub enum Found {
     Hit(Arc<CompiledSchema>),
     /// Not cached; the hash it would be filed under.
@@ -125,8 +121,8 @@ pub enum Found {
     Disabled,
 }
 
-/// The inline path's lookup: one lock, no miss counted (the dirty half
-/// compiles and counts it).
+/// A lookup under one lock. A miss is counted when the schema compiled for
+/// it is filed (`insert`).
 pub fn find(schema: Term<'_>) -> Found {
     let hash = hash(schema);
     with_cache(|c| {
@@ -140,20 +136,6 @@ pub fn find(schema: Term<'_>) -> Found {
             }
             None => Found::Miss(hash),
         }
-    })
-}
-
-/// The compiled form of exactly this schema term, if cached.
-pub fn lookup(schema: Term<'_>, hash: u64) -> Option<Arc<CompiledSchema>> {
-    with_cache(|c| {
-        if !c.enabled {
-            return None;
-        }
-        let found = c.get(schema, hash);
-        if found.is_some() {
-            c.hits += 1;
-        }
-        found
     })
 }
 

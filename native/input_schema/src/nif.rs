@@ -153,10 +153,11 @@ fn schema_inline<'a>(
 
 /// A schema through the cache, without a budget (on a dirty scheduler).
 fn schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Result<Arc<CompiledSchema>, Term<'a>> {
-    let hash = cache::enabled().then(|| cache::hash(schema));
-    if let Some(compiled) = hash.and_then(|hash| cache::lookup(schema, hash)) {
-        return Ok(compiled);
-    }
+    let hash = match cache::find(schema) {
+        cache::Found::Hit(compiled) => return Ok(compiled),
+        cache::Found::Miss(hash) => Some(hash),
+        cache::Found::Disabled => None,
+    };
     let compiled = Arc::new(schema::compile(BeamTerm(schema)).map_err(|f| schema_failure(env, f.error))?);
     if let Some(hash) = hash {
         cache::insert(schema, hash, Arc::clone(&compiled), schema.to_binary().len());
