@@ -126,12 +126,14 @@ defmodule HostProbe do
   def threshold_us, do: @threshold_us
 
   def build! do
+    manifest = Path.expand("bench/host_probe/Cargo.toml")
+
     {_, 0} =
-      System.cmd("cargo", ["build", "--release", "--quiet", "-p", "host_probe"],
+      System.cmd("cargo", ["build", "--release", "--quiet", "--manifest-path", manifest],
         stderr_to_stdout: true
       )
 
-    Path.expand("target/release/host_probe")
+    Path.expand("bench/host_probe/target/release/host_probe")
   end
 
   def realtime? do
@@ -435,7 +437,7 @@ end
 # `:auto`) and with the gate stopped (every large validation on a dirty
 # scheduler at once), alternating, so that all three conditions see the
 # same host.
-supervisor = Backplane.AgentRuntime.Application.Supervisor
+supervisor = Backplane.AgentRuntime.InputSchema.Application.Supervisor
 gate = Backplane.AgentRuntime.InputSchema.DirtyGate
 limit = gate.limit()
 

@@ -88,6 +88,21 @@ defmodule Backplane.AgentRuntime.ContractCases do
       {"root type atom wins", %{:type => "object", "type" => "string"}, :ok},
       {"root type atom wins against object string", %{:type => "string", "type" => "object"},
        {@u, "only object tool schemas are supported", %{}}},
+      # The root's type is the very first check, before checks 0-1 and the rest.
+      {"root type before an unsupported keyword",
+       %{"type" => "integer", "patternProperties" => "x"},
+       {@u, "only object tool schemas are supported", %{}}},
+      {"root type before a key that is not a keyword", %{"type" => "string", 1 => 1},
+       {@u, "only object tool schemas are supported", %{}}},
+      {"root type before a malformed $ref", %{"type" => ["object", "null"], "$ref" => 1},
+       {@u, "only object tool schemas are supported", %{}}},
+      {"root type (atom form) before an unsupported atom keyword", %{:type => :array, :foo => 1},
+       {@u, "only object tool schemas are supported", %{}}},
+      {"root type before a malformed annotation", %{"type" => "array", "description" => 1},
+       {@u, "only object tool schemas are supported", %{}}},
+      {"root object type, then the unsupported keyword",
+       %{"type" => "object", "patternProperties" => "x"},
+       {@u, kw, %{keyword: "patternProperties"}}},
 
       # Check 0
       {"property schema not a map", prop(1), {@v, "property schema must be a map", %{}}},

@@ -4,12 +4,19 @@ defmodule Backplane.AgentRuntime.Error do
   `details` that locate the problem (for InputSchema: the argument `path`,
   the schema `keyword`, the violated bound, ...).
 
-      iex> Backplane.AgentRuntime.Error.new(:validation, "tool argument is missing")
-      %Backplane.AgentRuntime.Error{class: :validation, message: "tool argument is missing", details: %{}, cause: nil}
+  This library owns the module, and a runtime that adopts the library deletes
+  its own copy: InputSchema builds these structs inside the NIF, so the
+  library cannot compile or be tested without the struct, and one definition
+  avoids a module defined twice. It behaves exactly as the runtime's error
+  always has, for every caller, not only InputSchema's (the "Error" section of
+  `docs/behaviour.md`).
 
-      iex> Backplane.AgentRuntime.Error.new(:validation, "bad", details: %{path: "$arguments"})
+      iex> Backplane.AgentRuntime.Error.new(:validation, "tool argument is missing", details: [path: "$arguments"])
+      %Backplane.AgentRuntime.Error{class: :validation, message: "tool argument is missing", details: %{path: "$arguments"}, cause: nil}
+
+      iex> Backplane.AgentRuntime.Error.new(:validation, "bad", details: %{path: "$arguments"}, cause: :io)
       ...> |> Backplane.AgentRuntime.Error.to_map()
-      %{"class" => "validation", "message" => "bad", "details" => %{path: "$arguments"}}
+      %{"class" => :validation, "message" => "bad", "details" => %{path: "$arguments"}}
   """
 
   @classes [
@@ -60,31 +67,35 @@ defmodule Backplane.AgentRuntime.Error do
   def classes, do: @classes
 
   @doc """
-  Builds an error. `opts[:details]` becomes the details map and `opts[:cause]`
-  the cause. Raises `ArgumentError` for a class outside `classes/0`.
+  Builds an error. `opts[:details]` (a map, a keyword list or any list of
+  pairs) becomes the details map through `Map.new/1`; `opts[:cause]` is the
+  cause. Raises `ArgumentError` for a class outside `classes/0`; `opts` must
+  be a list.
   """
   @spec new(class(), String.t() | nil, keyword()) :: t()
-  def new(class, message \\ nil, opts \\ [])
-
-  def new(class, message, opts) when class in @classes do
+  def new(class, message \\ nil, opts \\ []) when is_list(opts) do
     %__MODULE__{
-      class: class,
+      class: known_class!(class),
       message: message,
-      details: Keyword.get(opts, :details, %{}),
+      details: Map.new(Keyword.get(opts, :details, [])),
       cause: Keyword.get(opts, :cause)
     }
   end
 
-  def new(class, _message, _opts) do
-    raise ArgumentError, "unknown error class: #{inspect(class)}"
-  end
+  defp known_class!(class) when class in @classes, do: class
+
+  defp known_class!(class) when is_atom(class),
+    do: raise(ArgumentError, "unknown agent runtime error class #{inspect(class)}")
+
+  defp known_class!(class),
+    do: raise(ArgumentError, "agent runtime error class must be an atom, got #{inspect(class)}")
 
   @doc """
-  The error as a string-keyed map, for logs and wire formats. The class is
-  rendered as a string; details are kept as they are.
+  The error as a string-keyed map, for logs and wire formats: the class stays
+  an atom, the details are kept as they are, the cause is left out.
   """
   @spec to_map(t()) :: %{String.t() => term()}
   def to_map(%__MODULE__{class: class, message: message, details: details}) do
-    %{"class" => Atom.to_string(class), "message" => message, "details" => details}
+    %{"class" => class, "message" => message, "details" => details}
   end
 end

@@ -24,7 +24,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
 
   defp library_path do
     priv =
-      case :code.priv_dir(:backplane_agent_runtime) do
+      case :code.priv_dir(:backplane_input_schema) do
         {:error, _} -> Path.expand("../../../../priv", __DIR__)
         dir -> List.to_string(dir)
       end

@@ -473,16 +473,33 @@ pub fn compile_within<'a, V: Value<'a>>(
     if schema.shape() != Shape::Map {
         return Err(root_path.fail(SchemaError::SchemaNotMap));
     }
-    let slots = keyword_slots(schema, &root_path)?;
-    if let Some(type_value) = get(&slots, Keyword::Type) {
+    // The root's type comes first, before any key is checked: a scalar tool
+    // schema is "only object tool schemas", whatever else it holds.
+    if let Some(type_value) = root_type(schema, &root_path)? {
         if !is_object_root_type(type_value) {
             return Err(root_path.keyword(Keyword::Type).fail(SchemaError::RootNotObject));
         }
     }
+    let slots = keyword_slots(schema, &root_path)?;
     let mut root = compile_slots(&slots, 1, &root_path)?;
     root.checks_objects = true;
     root.settle();
     Ok(CompiledSchema { root: *root })
+}
+
+/// The root's `type` value, found as every keyword is: the atom form wins
+/// over the string form.
+fn root_type<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled<Option<V>, V> {
+    path.charge(schema.map_len() as u64)?;
+    let mut string_form = None;
+    for (key, value) in schema.map_entries() {
+        match key.shape() {
+            Shape::Binary(b"type") => string_form = Some(value),
+            Shape::Atom if key.atom_name().as_deref() == Some("type") => return Ok(Some(value)),
+            _ => {}
+        }
+    }
+    Ok(string_form)
 }
 
 /// Absent, `"object"`, `:object`, `["object"]` or `[:object]`.

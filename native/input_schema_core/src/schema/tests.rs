@@ -54,6 +54,27 @@ fn preflight_order_and_messages() {
             u,
             "only object tool schemas are supported",
         ),
+        // The root's type comes before every other check.
+        (
+            json!({"type": "integer", "patternProperties": "x"}),
+            u,
+            "only object tool schemas are supported",
+        ),
+        (
+            json!({"type": ["object", "null"], "$ref": 1}),
+            u,
+            "only object tool schemas are supported",
+        ),
+        (
+            json!({"type": "array", "description": 1}),
+            u,
+            "only object tool schemas are supported",
+        ),
+        (
+            json!({"type": "object", "patternProperties": "x"}),
+            u,
+            "schema keyword is unsupported",
+        ),
         (
             json!({"$ref": "#/a", "description": 1}),
             u,

@@ -102,16 +102,18 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
   end
 
   test "the application applies its configuration at start" do
-    Application.put_env(:backplane_agent_runtime, :input_schema_cache,
-      enabled: true,
-      max_entries: 7
-    )
+    Application.put_env(:backplane_input_schema, :cache, enabled: true, max_entries: 7)
+    Application.put_env(:backplane_input_schema, :dirty_concurrency, 3)
 
-    Application.stop(:backplane_agent_runtime)
-    :ok = Application.start(:backplane_agent_runtime)
+    Application.stop(:backplane_input_schema)
+    :ok = Application.start(:backplane_input_schema)
     assert %{max_entries: 7} = InputSchema.cache_info()
+    assert Backplane.AgentRuntime.InputSchema.DirtyGate.limit() == 3
   after
-    Application.delete_env(:backplane_agent_runtime, :input_schema_cache)
+    Application.delete_env(:backplane_input_schema, :cache)
+    Application.delete_env(:backplane_input_schema, :dirty_concurrency)
+    Application.stop(:backplane_input_schema)
+    :ok = Application.start(:backplane_input_schema)
   end
 
   test "concurrent callers share the cache and get identical results" do
