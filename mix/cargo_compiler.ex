@@ -25,6 +25,9 @@ defmodule Mix.Tasks.Compile.InputSchemaNative do
   """
   use Mix.Task.Compiler
 
+  # Runs in each app of an umbrella, not once at the umbrella's root.
+  @recursive true
+
   @crate "input_schema"
   @prebuilt_env "BACKPLANE_INPUT_SCHEMA_NIF"
 
@@ -109,13 +112,17 @@ defmodule Mix.Tasks.Compile.InputSchemaNative do
     case cargo_version(cargo) do
       {:ok, version} ->
         if Version.compare(version, Version.parse!(minimum <> ".0")) == :lt do
-          fail("the InputSchema NIF needs cargo #{minimum} or newer, found #{version}. " <> remedy)
+          fail(
+            "the InputSchema NIF needs cargo #{minimum} or newer, found #{version}. " <> remedy
+          )
         else
           {:ok, cargo}
         end
 
       :error ->
-        fail("the InputSchema NIF is built with cargo, which was not found (#{cargo}). " <> remedy)
+        fail(
+          "the InputSchema NIF is built with cargo, which was not found (#{cargo}). " <> remedy
+        )
     end
   end
 
