@@ -1,4 +1,4 @@
-defmodule Backplane.AgentRuntime.ContractAssertions do
+defmodule Backplane.AgentRuntime.InputSchema.ContractAssertions do
   @moduledoc "Exact assertions on InputSchema results (class, message, details, cause)."
 
   import ExUnit.Assertions

@@ -1,4 +1,4 @@
-defmodule Backplane.AgentRuntime.ContractCases do
+defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
   @moduledoc """
   The contract as data: one row per rule of the InputSchema contract, each
   with the exact expected result. The contract tests assert every row

@@ -1,4 +1,4 @@
-defmodule Backplane.AgentRuntime.Fixtures do
+defmodule Backplane.AgentRuntime.InputSchema.Fixtures do
   @moduledoc "Reads the JSON fixtures under fixtures/ with the project's own decoder."
 
   alias Backplane.AgentRuntime.InputSchema.JSON

@@ -1,4 +1,4 @@
-defmodule Backplane.AgentRuntime.Generators do
+defmodule Backplane.AgentRuntime.InputSchema.Generators do
   @moduledoc """
   PropEr generators for InputSchema: schemas across the whole subset,
   arguments in and outside the JSON domain, and schema/value pairs built

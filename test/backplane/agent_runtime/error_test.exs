@@ -46,12 +46,18 @@ defmodule Backplane.AgentRuntime.ErrorTest do
 
   test "new/3 accepts every class" do
     for class <- @classes do
-      assert Error.new(class, "m") === %Error{class: class, message: "m", details: %{}, cause: nil}
+      assert Error.new(class, "m") === %Error{
+               class: class,
+               message: "m",
+               details: %{},
+               cause: nil
+             }
     end
   end
 
   test "new/3 turns keyword details into a map" do
     assert Error.new(:validation, "m", details: [path: "x"]).details === %{path: "x"}
+
     assert Error.new(:validation, "m", details: [path: "x", keyword: :type]).details ===
              %{path: "x", keyword: :type}
   end
@@ -66,7 +72,13 @@ defmodule Backplane.AgentRuntime.ErrorTest do
 
   test "new/3 takes the cause from opts, and nothing else" do
     error = Error.new(:execution_failure, "m", cause: {:exit, :normal}, other: 1)
-    assert error === %Error{class: :execution_failure, message: "m", details: %{}, cause: {:exit, :normal}}
+
+    assert error === %Error{
+             class: :execution_failure,
+             message: "m",
+             details: %{},
+             cause: {:exit, :normal}
+           }
   end
 
   test "new/3 raises ArgumentError for an unknown atom class, naming it inspected" do
@@ -86,9 +98,11 @@ defmodule Backplane.AgentRuntime.ErrorTest do
       Error.new("x")
     end
 
-    assert_raise ArgumentError, ~s(agent runtime error class must be an atom, got "validation"), fn ->
-      Error.new("validation", "m", [])
-    end
+    assert_raise ArgumentError,
+                 ~s(agent runtime error class must be an atom, got "validation"),
+                 fn ->
+                   Error.new("validation", "m", [])
+                 end
 
     assert_raise ArgumentError, "agent runtime error class must be an atom, got 1", fn ->
       Error.new(1)

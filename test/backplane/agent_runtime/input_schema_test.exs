@@ -1,9 +1,9 @@
 defmodule Backplane.AgentRuntime.InputSchemaTest do
   use ExUnit.Case, async: true
 
-  import Backplane.AgentRuntime.ContractAssertions
+  import Backplane.AgentRuntime.InputSchema.ContractAssertions
 
-  alias Backplane.AgentRuntime.ContractCases
+  alias Backplane.AgentRuntime.InputSchema.ContractCases
   alias Backplane.AgentRuntime.InputSchema
 
   doctest InputSchema

@@ -1,7 +1,7 @@
 defmodule Backplane.AgentRuntime.InputSchema.AllErrorsTest do
   use ExUnit.Case, async: true
 
-  alias Backplane.AgentRuntime.ContractCases
+  alias Backplane.AgentRuntime.InputSchema.ContractCases
   alias Backplane.AgentRuntime.Error
   alias Backplane.AgentRuntime.InputSchema
 

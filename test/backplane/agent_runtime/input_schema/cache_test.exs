@@ -2,7 +2,7 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
   # The cache is shared by the whole VM: these tests run alone.
   use ExUnit.Case, async: false
 
-  alias Backplane.AgentRuntime.ContractCases
+  alias Backplane.AgentRuntime.InputSchema.ContractCases
   alias Backplane.AgentRuntime.InputSchema
   alias Backplane.AgentRuntime.InputSchema.Native
 

@@ -1,7 +1,7 @@
 defmodule Backplane.AgentRuntime.InputSchema.CompiledTest do
   use ExUnit.Case, async: true
 
-  alias Backplane.AgentRuntime.ContractCases
+  alias Backplane.AgentRuntime.InputSchema.ContractCases
   alias Backplane.AgentRuntime.InputSchema
   alias Backplane.AgentRuntime.InputSchema.Compiled
 

@@ -1,9 +1,9 @@
 defmodule Backplane.AgentRuntime.InputSchema.FixturesTest do
   use ExUnit.Case, async: true
 
-  import Backplane.AgentRuntime.ContractAssertions
+  import Backplane.AgentRuntime.InputSchema.ContractAssertions
 
-  alias Backplane.AgentRuntime.Fixtures
+  alias Backplane.AgentRuntime.InputSchema.Fixtures
   alias Backplane.AgentRuntime.InputSchema
 
   @coding Fixtures.tools!("coding_tools.json")

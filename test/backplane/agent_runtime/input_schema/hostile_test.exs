@@ -5,8 +5,8 @@ defmodule Backplane.AgentRuntime.InputSchema.HostileTest do
   # Generous: these assert outcomes, not times, and CI machines vary.
   @moduletag timeout: 900_000
 
-  import Backplane.AgentRuntime.ContractAssertions
-  import Backplane.AgentRuntime.ContractCases, only: [prop: 1, nested_list: 2]
+  import Backplane.AgentRuntime.InputSchema.ContractAssertions
+  import Backplane.AgentRuntime.InputSchema.ContractCases, only: [prop: 1, nested_list: 2]
 
   alias Backplane.AgentRuntime.InputSchema
 

@@ -1,7 +1,7 @@
 defmodule Backplane.AgentRuntime.InputSchema.JSONTest do
   use ExUnit.Case, async: true
 
-  import Backplane.AgentRuntime.ContractAssertions
+  import Backplane.AgentRuntime.InputSchema.ContractAssertions
 
   alias Backplane.AgentRuntime.InputSchema.JSON
 

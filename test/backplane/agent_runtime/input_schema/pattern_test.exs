@@ -2,7 +2,7 @@ defmodule Backplane.AgentRuntime.InputSchema.PatternTest do
   @moduledoc "Contract section 5 and the escapes of section 8, through the public API."
   use ExUnit.Case, async: true
 
-  import Backplane.AgentRuntime.ContractAssertions
+  import Backplane.AgentRuntime.InputSchema.ContractAssertions
 
   alias Backplane.AgentRuntime.InputSchema
 

@@ -9,7 +9,7 @@ defmodule Backplane.AgentRuntime.InputSchema.PropertyTest do
   @moduletag timeout: 900_000
 
   alias Backplane.AgentRuntime.Error
-  alias Backplane.AgentRuntime.Generators, as: G
+  alias Backplane.AgentRuntime.InputSchema.Generators, as: G
   alias Backplane.AgentRuntime.InputSchema
 
   @cases String.to_integer(System.get_env("PROPERTY_CASES", "1000"))
