@@ -1,0 +1,382 @@
+defmodule Backplane.AgentRuntime.InputSchema.HostTest do
+  # The library taken in by a runtime, as docs/adoption.md tells a runtime
+  # team to do it: throwaway hosts scaffolded in a temp dir, built and tested
+  # with the `mix` a user runs.
+  #
+  #   (a) a plain app named like the runtime (`:backplane_agent_runtime`,
+  #       with its own `Backplane.AgentRuntime.Application` supervising a
+  #       child), depending on the library with `path:`; its own tests, and
+  #       the library's contract rows run from inside it;
+  #   (b) an umbrella whose runtime app depends on the library with
+  #       `in_umbrella: true`, configuring the library from the umbrella's
+  #       config;
+  #   (c) `MIX_ENV=prod mix release` of (a) without a Rust toolchain (the
+  #       prebuilt library from (a)), then `bin/backplane_agent_runtime eval`.
+  #
+  # Each builds the NIF with cargo from scratch (about half a minute here),
+  # so the suite runs them only with `--only host` (scripts/test does).
+  use ExUnit.Case, async: false
+
+  @moduletag :host
+  @moduletag timeout: 900_000
+
+  @root Path.expand("../..", __DIR__)
+
+  # Every nested mix runs with a clean slate: no target dir or prebuilt
+  # library inherited from this project's own test run.
+  @clean_env [
+    {"CARGO_TARGET_DIR", nil},
+    {"BACKPLANE_INPUT_SCHEMA_NIF", nil},
+    {"MIX_BUILD_PATH", nil},
+    {"MIX_DEPS_PATH", nil},
+    {"MIX_EXS", nil}
+  ]
+
+  setup_all do
+    base =
+      Path.join(System.tmp_dir!(), "input_schema_hosts_#{System.unique_integer([:positive])}")
+
+    File.mkdir_p!(base)
+    on_exit(fn -> File.rm_rf!(base) end)
+    {:ok, base: base}
+  end
+
+  test "(a) a plain app with its own Application, then (c) its release built without Rust",
+       %{base: base} do
+    library = copy_library!(Path.join(base, "library"))
+    host = Path.join(base, "host_a")
+    write_host!(host, "{:backplane_input_schema, path: #{inspect(library)}}", [])
+    copy_contract_rows!(host)
+
+    compile = mix!(host, ["compile", "--warnings-as-errors"], "test")
+    assert compile =~ "Compiling NIF crate input_schema"
+    assert_no_warnings(compile, "(a) compile")
+
+    tests = mix!(host, ["test"], "test")
+    IO.puts("\n(a) host tests:\n" <> summary(tests))
+    assert tests =~ ~r/\n\d+ tests, 0 failures/
+    assert tests =~ "host child running under Backplane.AgentRuntime.Supervisor"
+
+    rows = Backplane.AgentRuntime.InputSchema.ContractCases
+    assert tests =~ "embedded contract: #{length(rows.preflight())} preflight rows"
+    assert tests =~ "embedded contract: #{length(rows.arguments())} argument rows"
+
+    # cargo built under the host's _build; the dependency's source stays clean.
+    built = Path.join(host, "_build/test/lib/backplane_input_schema/native/target/release")
+    assert File.regular?(Path.join(built, "libinput_schema.so"))
+    refute File.exists?(Path.join(library, "target"))
+    refute File.exists?(Path.join(library, "_build"))
+
+    prebuilt = Path.join(base, "libinput_schema.so")
+    File.cp!(Path.join(built, "libinput_schema.so"), prebuilt)
+
+    # `mix clean --deps` removes the dependency's native build with the rest.
+    mix!(host, ["clean", "--deps"], "test")
+    refute File.exists?(Path.join(host, "_build/test/lib/backplane_input_schema"))
+
+    # (c) A release image built where no Rust toolchain exists.
+    no_rust = [
+      {"BACKPLANE_INPUT_SCHEMA_NIF", prebuilt},
+      {"PATH", path_without_cargo()},
+      {"HOME", Path.join(base, "home_without_rust")}
+    ]
+
+    release = mix!(host, ["release", "--overwrite"], "prod", no_rust)
+    assert release =~ "Using the prebuilt InputSchema NIF #{prebuilt}"
+    refute release =~ "Compiling NIF crate"
+    assert_no_warnings(release, "(c) release")
+
+    rel = Path.join(host, "_build/prod/rel/backplane_agent_runtime")
+
+    assert [_] =
+             Path.wildcard(
+               Path.join(rel, "lib/backplane_input_schema-*/priv/native/libinput_schema.so")
+             )
+
+    eval = """
+    {:ok, _} = Application.ensure_all_started(:backplane_agent_runtime)
+    true = is_pid(Process.whereis(Backplane.AgentRuntime.ToolRegistry))
+    IO.puts("priv: " <> List.to_string(:code.priv_dir(:backplane_input_schema)))
+    IO.inspect(Backplane.AgentRuntime.Gateway.call("read", %{"path" => "a.txt"}), label: "valid", width: :infinity)
+    {:error, e} = Backplane.AgentRuntime.Gateway.call("read", %{"path" => 1})
+    IO.inspect({e.class, e.message, e.details}, label: "invalid", width: :infinity)
+    """
+
+    {output, status} =
+      System.cmd(Path.join(rel, "bin/backplane_agent_runtime"), ["eval", eval],
+        env: no_rust,
+        stderr_to_stdout: true
+      )
+
+    IO.puts("\n(c) release eval:\n" <> output)
+    assert status == 0, output
+    assert output =~ "priv: #{rel}/lib/backplane_input_schema-"
+    assert output =~ ~s(valid: {:ok, %{"path" => "a.txt"}})
+
+    assert output =~
+             ~s(invalid: {:validation, "tool argument has the wrong type", %{path: "$arguments.path", type: "string"}})
+  end
+
+  test "(b) an umbrella whose runtime app depends on the library in_umbrella", %{base: base} do
+    umbrella = Path.join(base, "umbrella")
+    copy_library!(Path.join(umbrella, "apps/backplane_input_schema"))
+    app = Path.join(umbrella, "apps/backplane_agent_runtime")
+
+    File.mkdir_p!(Path.join(umbrella, "config"))
+
+    File.write!(Path.join(umbrella, "mix.exs"), """
+    defmodule Umbrella.MixProject do
+      use Mix.Project
+
+      def project, do: [apps_path: "apps", version: "0.1.0", deps: []]
+    end
+    """)
+
+    File.write!(Path.join(umbrella, "config/config.exs"), """
+    import Config
+    config :backplane_input_schema, cache: [max_entries: 77], dirty_concurrency: 1
+    """)
+
+    write_host!(app, "{:backplane_input_schema, in_umbrella: true}",
+      build_path: "../../_build",
+      config_path: "../../config/config.exs",
+      deps_path: "../../deps",
+      lockfile: "../../mix.lock"
+    )
+
+    File.write!(Path.join(app, "test/config_test.exs"), """
+    defmodule Backplane.AgentRuntime.ConfigTest do
+      use ExUnit.Case
+
+      test "the library reads its configuration under its own app name" do
+        assert Backplane.AgentRuntime.InputSchema.cache_info().max_entries == 77
+        assert Backplane.AgentRuntime.InputSchema.DirtyGate.limit() == 1
+      end
+    end
+    """)
+
+    compile = mix!(umbrella, ["compile", "--warnings-as-errors"], "test")
+    assert compile =~ "Compiling NIF crate input_schema"
+    assert_no_warnings(compile, "(b) compile")
+
+    tests = mix!(app, ["test"], "test")
+    IO.puts("\n(b) umbrella runtime app tests:\n" <> summary(tests))
+    assert tests =~ ~r/\n\d+ tests, 0 failures/
+    assert tests =~ "host child running under Backplane.AgentRuntime.Supervisor"
+
+    assert File.regular?(
+             Path.join(
+               umbrella,
+               "_build/test/lib/backplane_input_schema/native/target/release/libinput_schema.so"
+             )
+           )
+  end
+
+  # The library as a `git:` dependency would have it: the files git tracks.
+  defp copy_library!(dest) do
+    {files, 0} = System.cmd("git", ["ls-files"], cd: @root)
+
+    for file <- String.split(files, "\n", trim: true),
+        File.regular?(Path.join(@root, file)) do
+      target = Path.join(dest, file)
+      File.mkdir_p!(Path.dirname(target))
+      File.cp!(Path.join(@root, file), target)
+    end
+
+    dest
+  end
+
+  # A runtime app: its own Application supervising a tool registry, a
+  # gateway that validates calls, and tests of its own.
+  defp write_host!(dir, dependency, extra_project) do
+    for sub <- ["lib/backplane/agent_runtime", "test"], do: File.mkdir_p!(Path.join(dir, sub))
+
+    File.write!(Path.join(dir, "mix.exs"), """
+    defmodule Backplane.AgentRuntime.MixProject do
+      use Mix.Project
+
+      def project do
+        [
+          app: :backplane_agent_runtime,
+          version: "0.1.0",
+          elixir: "~> 1.14",
+          elixirc_paths: elixirc_paths(Mix.env()),
+          deps: [#{dependency}]
+        ] ++ #{inspect(extra_project)}
+      end
+
+      def application do
+        [extra_applications: [:logger], mod: {Backplane.AgentRuntime.Application, []}]
+      end
+
+      defp elixirc_paths(:test), do: ["lib", "test/support"]
+      defp elixirc_paths(_), do: ["lib"]
+    end
+    """)
+
+    File.write!(Path.join(dir, "lib/backplane/agent_runtime/application.ex"), """
+    defmodule Backplane.AgentRuntime.Application do
+      @moduledoc false
+      use Application
+
+      @impl true
+      def start(_type, _args) do
+        tools = %{
+          "read" => %{
+            "type" => "object",
+            "properties" => %{"path" => %{"type" => "string"}},
+            "required" => ["path"]
+          }
+        }
+
+        Supervisor.start_link([{Backplane.AgentRuntime.ToolRegistry, tools}],
+          strategy: :one_for_one,
+          name: Backplane.AgentRuntime.Supervisor
+        )
+      end
+    end
+    """)
+
+    File.write!(Path.join(dir, "lib/backplane/agent_runtime/tool_registry.ex"), """
+    defmodule Backplane.AgentRuntime.ToolRegistry do
+      @moduledoc false
+      use Agent
+
+      def start_link(tools), do: Agent.start_link(fn -> tools end, name: __MODULE__)
+      def schema(name), do: Agent.get(__MODULE__, &Map.fetch(&1, name))
+    end
+    """)
+
+    File.write!(Path.join(dir, "lib/backplane/agent_runtime/gateway.ex"), """
+    defmodule Backplane.AgentRuntime.Gateway do
+      @moduledoc false
+      alias Backplane.AgentRuntime.{Error, InputSchema, ToolRegistry}
+
+      def call(tool, arguments) do
+        case ToolRegistry.schema(tool) do
+          {:ok, schema} -> InputSchema.validate(schema, arguments)
+          :error -> {:error, Error.new(:not_found, "tool is not registered", details: [tool: tool])}
+        end
+      end
+    end
+    """)
+
+    File.write!(Path.join(dir, "test/test_helper.exs"), "ExUnit.start()\n")
+
+    File.write!(Path.join(dir, "test/gateway_test.exs"), """
+    defmodule Backplane.AgentRuntime.GatewayTest do
+      use ExUnit.Case
+
+      alias Backplane.AgentRuntime.{Error, Gateway}
+
+      test "a valid call comes back unchanged" do
+        assert Gateway.call("read", %{"path" => "a.txt"}) == {:ok, %{"path" => "a.txt"}}
+      end
+
+      test "an invalid call is the contract's error" do
+        assert {:error, %Error{class: :validation, message: "required tool argument is missing"} = e} =
+                 Gateway.call("read", %{})
+
+        assert e.details == %{path: "$arguments", property: "path"}
+      end
+
+      test "the runtime's own errors keep the runtime's Error semantics" do
+        assert {:error, error} = Gateway.call("nope", %{})
+        assert error.details == %{tool: "nope"}
+
+        assert Error.to_map(error) ==
+                 %{"class" => :not_found, "message" => "tool is not registered", "details" => %{tool: "nope"}}
+      end
+
+      test "the host's own supervision tree runs beside the library's" do
+        source = to_string(Backplane.AgentRuntime.Application.module_info(:compile)[:source])
+        assert source =~ #{inspect(dir)}
+        assert is_pid(Process.whereis(Backplane.AgentRuntime.Supervisor))
+        assert is_pid(Process.whereis(Backplane.AgentRuntime.ToolRegistry))
+        assert is_pid(Process.whereis(Backplane.AgentRuntime.InputSchema.DirtyGate))
+        started = for {app, _, _} <- Application.started_applications(), do: app
+        assert :backplane_agent_runtime in started
+        assert :backplane_input_schema in started
+        IO.puts("host child running under Backplane.AgentRuntime.Supervisor")
+      end
+    end
+    """)
+  end
+
+  # The library's contract rows, run from inside the host.
+  defp copy_contract_rows!(host) do
+    File.mkdir_p!(Path.join(host, "test/support"))
+
+    for file <- ["contract_cases.ex", "contract_assertions.ex"] do
+      File.cp!(
+        Path.join(@root, "test/support/" <> file),
+        Path.join(host, "test/support/" <> file)
+      )
+    end
+
+    File.write!(Path.join(host, "test/embedded_contract_test.exs"), """
+    defmodule Backplane.AgentRuntime.EmbeddedContractTest do
+      use ExUnit.Case, async: true
+
+      import Backplane.AgentRuntime.InputSchema.ContractAssertions
+
+      alias Backplane.AgentRuntime.InputSchema
+      alias Backplane.AgentRuntime.InputSchema.ContractCases
+
+      test "every preflight row" do
+        rows = ContractCases.preflight()
+
+        for {name, schema, expected} <- rows do
+          assert_result(InputSchema.validate_schema(schema), expected, :no_arguments, name)
+        end
+
+        IO.puts("embedded contract: \#{length(rows)} preflight rows")
+      end
+
+      test "every argument row, through the schema map and the compiled schema" do
+        rows = ContractCases.arguments()
+
+        for {name, schema, arguments, expected} <- rows do
+          assert_result(InputSchema.validate(schema, arguments), expected, arguments, name)
+
+          with {:ok, compiled} <- InputSchema.compile(schema) do
+            assert_result(InputSchema.validate(compiled, arguments), expected, arguments, name)
+          end
+        end
+
+        IO.puts("embedded contract: \#{length(rows)} argument rows")
+      end
+    end
+    """)
+  end
+
+  defp mix!(dir, args, env, extra_env \\ []) do
+    {output, status} =
+      System.cmd("mix", args,
+        cd: dir,
+        env: [{"MIX_ENV", env} | @clean_env] ++ extra_env,
+        stderr_to_stdout: true
+      )
+
+    assert status == 0, "mix #{Enum.join(args, " ")} in #{dir} exited #{status}:\n#{output}"
+    output
+  end
+
+  defp assert_no_warnings(output, label) do
+    refute output =~ ~r/warning/i, "#{label} printed a warning:\n#{output}"
+  end
+
+  defp path_without_cargo do
+    System.get_env("PATH", "")
+    |> String.split(":")
+    |> Enum.reject(&File.exists?(Path.join(&1, "cargo")))
+    |> Enum.join(":")
+  end
+
+  defp summary(output) do
+    output
+    |> String.split("\n")
+    |> Enum.filter(&(&1 =~ ~r/tests?, \d+ failures|embedded contract|host child|Finished in/))
+    |> Enum.join("\n")
+  end
+end
