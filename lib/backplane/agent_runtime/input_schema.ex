@@ -128,8 +128,8 @@ defmodule Backplane.AgentRuntime.InputSchema do
   Sets the policy of the cache behind `validate(schema_map, arguments)`.
   Options: `enabled` (default `true`), `max_entries` (default 1024),
   `max_bytes` (approximate, default 64 MiB). Shrinking or disabling evicts
-  at once. The application applies `config :backplane_agent_runtime,
-  :input_schema_cache, [...]` at start.
+  at once. The application applies `config :backplane_input_schema,
+  cache: [...]` at start.
 
   The cache finds a schema only when it is exactly the same term (`=:=`):
   `1` and `1.0`, or atom and string keys, are different schemas. When full,
