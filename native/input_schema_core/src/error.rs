@@ -82,6 +82,26 @@ pub enum SchemaError<V> {
     CombinedCompositions,
     #[error("tool schema nesting exceeds the supported depth")]
     SchemaTooDeep,
+    #[error("tool schema exceeds the supported compile budget")]
+    CompileBudget(BudgetReason),
+}
+
+/// Which part of a schema's compile budget ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BudgetReason {
+    /// Building the schema's pattern automata.
+    Patterns,
+    /// Everything else: keywords, property tables, enum and const values.
+    Work,
+}
+
+impl BudgetReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            BudgetReason::Patterns => "patterns",
+            BudgetReason::Work => "work",
+        }
+    }
 }
 
 impl<V> SchemaError<V> {

@@ -31,12 +31,16 @@ pub const MAX_PATTERN_BYTES: usize = 1024;
 pub const NFA_SIZE_LIMIT: usize = 4 << 20;
 
 /// Largest fully built DFA kept per pattern. Ordinary tool-schema patterns
-/// (identifiers, dates, e-mail-like shapes) take a few KiB.
-pub const DENSE_DFA_LIMIT: usize = 512 << 10;
+/// (identifiers, dates, UUIDs, e-mail-like shapes, `{1,255}` bounds on a
+/// class) take 1-20 KiB. Larger DFAs come from long counted repetitions of
+/// `.` or of negated classes (`^.{1,255}$`: 320 KiB, 5 ms to build), which
+/// the lazy DFA searches nearly as fast from a fraction of the build; the
+/// limit also keeps a build that gives up short (about 2 ms).
+pub const DENSE_DFA_LIMIT: usize = 64 << 10;
 
 /// Working memory the dense DFA build may use before it gives up and the
 /// pattern falls back to the lazy DFA.
-pub const DETERMINIZE_LIMIT: usize = 2 << 20;
+pub const DETERMINIZE_LIMIT: usize = 256 << 10;
 
 /// The lazy DFA's state cache for one search.
 pub const LAZY_CACHE_BYTES: usize = 2 << 20;
@@ -48,6 +52,25 @@ pub const LAZY_CACHE_BYTES: usize = 2 << 20;
 /// pattern reuses states and never gets there.
 pub const LAZY_CACHE_CLEARS: usize = 3;
 pub const LAZY_MIN_BYTES_PER_STATE: usize = 10;
+
+/// Thompson NFAs with more states than this skip the fully built DFA and go
+/// straight to the lazy one: a DFA from them would pass
+/// [`DENSE_DFA_LIMIT`] (every state costs at least a few dozen bytes), and
+/// finding that out by trying costs milliseconds of determinising.
+pub const DENSE_NFA_STATES: usize = 2_048;
+
+/// Work units (the [`crate::budget::Budget`] scale, about 50 ns each)
+/// charged for building one pattern, as measured on this project's machine
+/// class (`bench/hostile.exs` prints what hostile shapes cost): parsing and
+/// the NFA about a unit per 5 bytes of NFA (Unicode classes such as
+/// `[\s\S]{1,4000}` are the dearest per byte), a fully built DFA about a unit
+/// per 2 bytes of table plus a fixed 300 for its start states and loop sets,
+/// and a determinisation that gives up (the pattern then uses the lazy DFA)
+/// about 1.5 ms, whatever the pattern's size.
+const NFA_BYTES_PER_UNIT: usize = 5;
+const DFA_BYTES_PER_UNIT: usize = 2;
+const DENSE_FIXED_UNITS: u64 = 300;
+pub const FAILED_DENSE_UNITS: u64 = 30_000;
 
 /// Compiled patterns kept for reuse, by source: a catalog repeats the same
 /// few patterns (`^[A-Za-z0-9-]+$` for every repository owner), and
@@ -257,6 +280,10 @@ impl DenseEngine {
 #[derive(Debug)]
 pub struct Pattern {
     engine: Engine,
+    /// What building it cost, in work units: a function of the source
+    /// alone, so a schema's compile budget does not depend on which
+    /// patterns another call built before.
+    build_units: u64,
 }
 
 impl Pattern {
@@ -268,26 +295,39 @@ impl Pattern {
         }
         let pattern = Arc::new(Pattern::compile(source)?);
         let bytes = pattern.memory_usage() + source.len();
+        // Evicted automata are freed after the lock is released: freeing
+        // takes time that grows with their size.
+        let mut evicted = Vec::new();
         with_pattern_cache(|c| {
             if bytes > PATTERN_CACHE_BYTES || c.by_source.contains_key(source) {
                 return;
             }
             while c.by_source.len() >= PATTERN_CACHE_ENTRIES || c.bytes + bytes > PATTERN_CACHE_BYTES {
                 let Some(oldest) = c.order.pop_front() else { break };
-                if let Some(evicted) = c.by_source.remove(&oldest) {
-                    c.bytes = c.bytes.saturating_sub(evicted.memory_usage() + oldest.len());
+                if let Some(old) = c.by_source.remove(&oldest) {
+                    c.bytes = c.bytes.saturating_sub(old.memory_usage() + oldest.len());
+                    evicted.push(old);
                 }
             }
             c.by_source.insert(source.into(), Arc::clone(&pattern));
             c.order.push_back(source.into());
             c.bytes += bytes;
         });
+        drop(evicted);
         Ok(pattern)
     }
 
-    /// Whether an identical source was compiled before and is still kept.
-    pub fn is_shared(source: &[u8]) -> bool {
-        with_pattern_cache(|c| c.by_source.contains_key(source))
+    /// The pattern of an identical source compiled before, without waiting:
+    /// `None` when there is none, or when another thread holds the cache
+    /// (for callers on a normal scheduler, which must not wait on a lock a
+    /// dirty scheduler holds).
+    pub fn find_shared(source: &[u8]) -> Option<Arc<Pattern>> {
+        let guard = match PATTERN_CACHE.try_lock() {
+            Ok(guard) => guard,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        };
+        guard.as_ref()?.by_source.get(source).cloned()
     }
 
     /// Checks and compiles pattern source, in the contract's order: size,
@@ -311,18 +351,24 @@ impl Pattern {
             )
             .build_from_hir(&hir)
             .map_err(|_| PatternError::TooLarge)?;
-        let dense = dense::Builder::new()
-            .configure(
-                dense::Config::new()
-                    .start_kind(StartKind::Unanchored)
-                    .dfa_size_limit(Some(DENSE_DFA_LIMIT))
-                    .determinize_size_limit(Some(DETERMINIZE_LIMIT)),
-            )
-            .build_from_nfa(&nfa);
-        if let Ok(dfa) = dense {
-            return Ok(Pattern {
-                engine: Engine::Dense(Box::new(DenseEngine::new(dfa))),
-            });
+        let mut build_units = (source.len() + nfa.memory_usage() / NFA_BYTES_PER_UNIT) as u64;
+        if nfa.states().len() <= DENSE_NFA_STATES {
+            let dense = dense::Builder::new()
+                .configure(
+                    dense::Config::new()
+                        .start_kind(StartKind::Unanchored)
+                        .dfa_size_limit(Some(DENSE_DFA_LIMIT))
+                        .determinize_size_limit(Some(DETERMINIZE_LIMIT)),
+                )
+                .build_from_nfa(&nfa);
+            if let Ok(dfa) = dense {
+                build_units += DENSE_FIXED_UNITS + (dfa.memory_usage() / DFA_BYTES_PER_UNIT) as u64;
+                return Ok(Pattern {
+                    engine: Engine::Dense(Box::new(DenseEngine::new(dfa))),
+                    build_units,
+                });
+            }
+            build_units += FAILED_DENSE_UNITS;
         }
         let lazy = hybrid::dfa::Builder::new()
             .configure(
@@ -335,6 +381,7 @@ impl Pattern {
             .map_err(|_| PatternError::TooLarge)?;
         Ok(Pattern {
             engine: Engine::Lazy(Box::new(lazy)),
+            build_units,
         })
     }
 
@@ -358,8 +405,14 @@ impl Pattern {
             Engine::Dense(dense) => {
                 dense.dfa.memory_usage() + 2 * dense.loop_of.len() + 32 * dense.loops.len()
             }
-            Engine::Lazy(dfa) => dfa.memory_usage(),
+            // The lazy DFA owns its NFA, by far the larger part.
+            Engine::Lazy(dfa) => dfa.memory_usage() + dfa.get_nfa().memory_usage(),
         }
+    }
+
+    /// Work units building this pattern cost (see [`FAILED_DENSE_UNITS`]).
+    pub fn build_units(&self) -> u64 {
+        self.build_units
     }
 
     /// Whether the pattern uses the fully built DFA (for tests and benches).

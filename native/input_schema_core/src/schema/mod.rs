@@ -5,11 +5,12 @@
 
 mod keyword;
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::budget::Budget;
-use crate::error::SchemaError;
+use crate::error::{BudgetReason, SchemaError};
 use crate::pattern::{Pattern, PatternError};
 use crate::value::{equals, AtomId, Datum, DatumError, Number, Shape, Value};
 
@@ -295,6 +296,8 @@ impl Node {
 #[derive(Debug)]
 pub struct CompiledSchema {
     pub root: Node,
+    /// What compiling it spent of [`COMPILE_BUDGET`].
+    pub compile_units: u64,
 }
 
 impl CompiledSchema {
@@ -368,7 +371,22 @@ struct SchemaPath<'p> {
 struct Context<'b> {
     budget: &'b Budget,
     cached_patterns_only: bool,
+    /// Units spent so far against [`COMPILE_BUDGET`]: every charge, and the
+    /// build units of every pattern met, whether it was built now or before.
+    spent: Cell<u64>,
 }
+
+/// The compile budget of one schema, in work units (about 50 ns each here:
+/// `bench/hostile.exs` prints what hostile shapes cost). A schema from an
+/// untrusted server must not hold a dirty scheduler for long nor take the
+/// node's memory: the budget keeps a compile under about 50 ms on this
+/// machine class (one pattern may overshoot it, by at most its own build,
+/// 20 ms at the pattern limits), and the automata of one schema under about
+/// 12 MiB. The largest real tool schemas use under 1 % of it. Over it, the
+/// schema is rejected (`SchemaError::CompileBudget`): a function of the
+/// schema alone, whether its patterns were built before or not, on either
+/// scheduler.
+pub const COMPILE_BUDGET: u64 = 1_000_000;
 
 /// Work units charged per schema keyword (a keyword costs a slot lookup,
 /// a check and an allocation or two: several times a validation step).
@@ -416,8 +434,21 @@ impl<'p> SchemaPath<'p> {
         })
     }
 
+    /// Charges work against the schema's compile budget (over it, the
+    /// schema is rejected) and the caller's budget (over it, the caller
+    /// hands the call to a dirty scheduler).
     fn charge<V>(&self, units: u64) -> Compiled<(), V> {
+        self.spend(units, BudgetReason::Work)?;
         self.cx.budget.charge(units).map_err(|_| CompileStop::OverBudget)
+    }
+
+    fn spend<V>(&self, units: u64, reason: BudgetReason) -> Compiled<(), V> {
+        let spent = self.cx.spent.get().saturating_add(units);
+        if spent > COMPILE_BUDGET {
+            return Err(self.fail(SchemaError::CompileBudget(reason)));
+        }
+        self.cx.spent.set(spent);
+        Ok(())
     }
 }
 
@@ -446,9 +477,10 @@ pub fn compile<'a, V: Value<'a>>(schema: V) -> Result<CompiledSchema, SchemaFail
     match compile_within(schema, &Budget::unlimited(), false) {
         Ok(compiled) => Ok(compiled),
         Err(CompileStop::Failure(failure)) => Err(failure),
-        // An unlimited budget cannot run out; refuse rather than accept.
+        // An unlimited budget cannot run out (the compile budget is a
+        // failure of its own); refuse rather than accept.
         Err(CompileStop::OverBudget) => Err(SchemaFailure {
-            error: SchemaError::SchemaTooDeep,
+            error: SchemaError::CompileBudget(BudgetReason::Work),
             pointer: String::new(),
         }),
     }
@@ -464,6 +496,7 @@ pub fn compile_within<'a, V: Value<'a>>(
     let cx = Context {
         budget,
         cached_patterns_only,
+        spent: Cell::new(0),
     };
     let root_path = SchemaPath {
         parent: None,
@@ -484,7 +517,10 @@ pub fn compile_within<'a, V: Value<'a>>(
     let mut root = compile_slots(&slots, 1, &root_path)?;
     root.checks_objects = true;
     root.settle();
-    Ok(CompiledSchema { root: *root })
+    Ok(CompiledSchema {
+        root: *root,
+        compile_units: cx.spent.get(),
+    })
 }
 
 /// The root's `type` value, found as every keyword is: the atom form wins
@@ -658,6 +694,7 @@ fn compile_assertions<'a, V: Value<'a>>(
         for (index, choice) in value.list_items().enumerate() {
             let datum = json_datum(choice, depth + 1, SchemaError::MalformedEnum)
                 .map_err(|e| at.child(Step::Index(index)).fail(e))?;
+            path.charge(datum_units(&datum))?;
             choices.push(datum);
         }
         node.choices = Some(Choices::new(choices));
@@ -665,6 +702,7 @@ fn compile_assertions<'a, V: Value<'a>>(
     if let Some(value) = get(slots, Keyword::Const) {
         let datum = json_datum(value, depth, SchemaError::MalformedConst)
             .map_err(|e| path.keyword(Keyword::Const).fail(e))?;
+        path.charge(datum_units(&datum))?;
         node.constant = Some(datum);
     }
 
@@ -683,16 +721,19 @@ fn compile_assertions<'a, V: Value<'a>>(
         let Shape::Binary(source) = value.shape() else {
             return Err(at.fail(SchemaError::PatternNotString));
         };
-        if path.cx.cached_patterns_only && !Pattern::is_shared(source) {
-            return Err(CompileStop::OverBudget);
-        }
-        let pattern = Pattern::compile_shared(source).map_err(|e| {
-            at.fail(match e {
-                PatternError::TooLarge => SchemaError::PatternTooLarge,
-                PatternError::Unsupported => SchemaError::PatternUnsupported,
-                PatternError::Invalid => SchemaError::PatternInvalid,
-            })
-        })?;
+        let pattern = if path.cx.cached_patterns_only {
+            Pattern::find_shared(source).ok_or(CompileStop::OverBudget)?
+        } else {
+            Pattern::compile_shared(source).map_err(|e| {
+                at.fail(match e {
+                    PatternError::TooLarge => SchemaError::PatternTooLarge,
+                    PatternError::Unsupported => SchemaError::PatternUnsupported,
+                    PatternError::Invalid => SchemaError::PatternInvalid,
+                })
+            })?
+        };
+        // Built now or before, a pattern costs what building it costs.
+        at.spend(pattern.build_units(), BudgetReason::Patterns)?;
         node.pattern = Some(pattern);
     }
     Ok(())
@@ -828,6 +869,12 @@ impl Node {
     fn names_type(&self, types: TypeSet) -> bool {
         self.types.as_ref().is_some_and(|t| t.set.intersects(types))
     }
+}
+
+/// Work units for an `enum` choice or `const` value: reading it and
+/// building its copy cost about a unit per 16 bytes of the copy.
+fn datum_units(datum: &Datum) -> u64 {
+    (datum.approximate_bytes() / 16) as u64
 }
 
 fn json_datum<'a, V: Value<'a>>(

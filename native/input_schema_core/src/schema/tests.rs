@@ -589,3 +589,130 @@ fn names_and_enum_strings_differing_at_any_byte_are_told_apart() {
         }
     }
 }
+
+/// A schema whose properties `p0000`.. each have a schema from `property`
+/// (zero-padded names keep the map's order the numeric order).
+fn wide_schema(count: usize, property: impl Fn(usize) -> Json) -> Json {
+    let properties: serde_json::Map<String, Json> =
+        (0..count).map(|i| (format!("p{i:05}"), property(i))).collect();
+    json!({"type": "object", "properties": properties})
+}
+
+fn budget_failure(schema: &Json) -> (SchemaError<JsonRef<'_>>, String) {
+    match compile(JsonRef::from(schema)) {
+        Ok(compiled) => panic!("compiled within {} units", compiled.compile_units),
+        Err(failure) => (failure.error, failure.pointer),
+    }
+}
+
+#[test]
+fn the_compile_budget_rejects_many_large_patterns_where_it_runs_out() {
+    // Each `^[a-z0-9]{1,N}$` near N = 20,000 builds a 1.3 MB NFA (about
+    // 256,000 units): the fourth passes the budget.
+    let schema = wide_schema(
+        400,
+        |i| json!({"type": "string", "pattern": format!("^[a-z0-9]{{1,{}}}$", 20_000 - i)}),
+    );
+    let (error, pointer) = budget_failure(&schema);
+    assert!(
+        matches!(error, SchemaError::CompileBudget(BudgetReason::Patterns)),
+        "{error:?}"
+    );
+    assert_eq!(error.class(), Class::Validation);
+    assert_eq!(
+        error.to_string(),
+        "tool schema exceeds the supported compile budget"
+    );
+    assert_eq!(pointer, "/properties/p00003/pattern");
+    // Built now or found built: the same verdict at the same place.
+    let (again, again_at) = budget_failure(&schema);
+    assert!(matches!(
+        again,
+        SchemaError::CompileBudget(BudgetReason::Patterns)
+    ));
+    assert_eq!(again_at, pointer);
+    // Three of them fit.
+    let three = wide_schema(
+        3,
+        |i| json!({"type": "string", "pattern": format!("^[a-z0-9]{{1,{}}}$", 20_000 - i)}),
+    );
+    let compiled = compile_json(&three).unwrap();
+    assert!(compiled.compile_units <= COMPILE_BUDGET);
+}
+
+#[test]
+fn the_compile_budget_rejects_many_small_distinct_patterns() {
+    let schema = wide_schema(
+        10_000,
+        |i| json!({"type": "string", "pattern": format!("^item{i}[0-9]{{3}}-abc$")}),
+    );
+    let (error, pointer) = budget_failure(&schema);
+    assert!(
+        matches!(error, SchemaError::CompileBudget(BudgetReason::Patterns)),
+        "{error:?}"
+    );
+    assert!(
+        pointer.starts_with("/properties/p0") && pointer.ends_with("/pattern"),
+        "{pointer}"
+    );
+}
+
+#[test]
+fn the_compile_budget_rejects_a_schema_too_large_to_compile() {
+    // 100,000 properties: keywords, not patterns, use the budget up.
+    let schema = wide_schema(100_000, |_| json!({"type": "string", "description": "d"}));
+    let (error, pointer) = budget_failure(&schema);
+    assert!(
+        matches!(error, SchemaError::CompileBudget(BudgetReason::Work)),
+        "{error:?}"
+    );
+    assert!(pointer.starts_with("/properties/p"), "{pointer}");
+    // A keyword error met before the budget runs out is reported as usual.
+    let mut early = schema.clone();
+    early["properties"]["p00000"]["minimum"] = json!("x");
+    assert_eq!(
+        budget_failure(&early).0.to_string(),
+        "schema minimum must be a number"
+    );
+}
+
+#[test]
+fn large_but_legitimate_schemas_stay_within_the_compile_budget() {
+    let cases = [
+        wide_schema(10_000, |_| json!({"type": "integer", "minimum": 0})),
+        json!({"properties": {"a": {"enum": (0..100_000).map(|i| format!("choice{i}")).collect::<Vec<_>>()}}}),
+        json!({"properties": {"a": {"const": (0..100_000).collect::<Vec<_>>()}}}),
+        wide_schema(
+            50,
+            |i| json!({"type": "string", "pattern": format!("^[A-Za-z0-9_.-]{{1,{}}}$", 64 + i)}),
+        ),
+    ];
+    for schema in &cases {
+        let compiled = compile_json(schema).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(compiled.compile_units <= COMPILE_BUDGET);
+    }
+}
+
+#[test]
+fn the_fixture_catalogs_use_under_one_percent_of_the_compile_budget() {
+    for name in ["coding_tools.json", "mcp_catalog.json", "extended_catalog.json"] {
+        let path = format!("{}/../../fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        let catalog: Json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let tools = catalog
+            .get("tools")
+            .unwrap_or(&catalog)
+            .as_array()
+            .unwrap()
+            .clone();
+        assert!(!tools.is_empty());
+        for tool in tools {
+            let compiled = compile_json(&tool["inputSchema"]).unwrap();
+            assert!(
+                compiled.compile_units * 100 < COMPILE_BUDGET,
+                "{name} {}: {} units",
+                tool["name"],
+                compiled.compile_units
+            );
+        }
+    }
+}
