@@ -6,15 +6,25 @@
 //! an `OwnedEnv`) beside its compiled form. The cache is bounded by entry
 //! count and by approximate bytes; when either bound would be passed, the
 //! oldest entries are dropped (first in, first out), so a stream of distinct
-//! schemas keeps it at its bound. One mutex guards it; it is held for a hash
-//! lookup and an identity comparison, never for compilation.
+//! schemas keeps it at its bound.
+//!
+//! Locking: one read-write lock guards the index. Nothing whose cost grows
+//! with a schema happens under it: a lookup takes the read lock to clone
+//! the few entries of one bucket and compares terms after releasing it; an
+//! insertion copies and hashes the term before taking the write lock, and
+//! frees evicted entries after releasing it. Readers do not wait for each
+//! other. The calling (normal) scheduler never waits at all: the inline half
+//! only tries the lock, and hands the call over (or compiles without
+//! filing) when a writer holds it. `docs/performance.md` ("The schema
+//! cache under many cores") has the analysis.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
 use rustler::env::{OwnedEnv, SavedTerm};
 use rustler::types::map::MapIterator;
-use rustler::Term;
+use rustler::{Term, TermType};
 
 use input_schema_core::schema::CompiledSchema;
 
@@ -24,43 +34,71 @@ use input_schema_core::schema::CompiledSchema;
 pub const DEFAULT_MAX_ENTRIES: usize = 1024;
 pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
 
+/// The largest cached term the inline half compares, and the largest term
+/// it files, in bytes of the term's flat size. Comparing or copying 32 KiB
+/// takes about 10-30 µs, well inside the inline budget's 100 µs; the largest
+/// real tool schemas (about 50 KB of JSON) go to the dirty half.
+pub const INLINE_TERM_BYTES: usize = 32 << 10;
+
+/// The largest `properties` map whose names the inline half hashes.
+const INLINE_HASHED_NAMES: usize = 256;
+
+/// A schema term copied out of the caller's heap.
+struct SavedSchema {
+    env: OwnedEnv,
+    term: SavedTerm,
+}
+
+// SAFETY: the environment is written once, when the term is saved, and
+// never cleared or sent from; afterwards threads only load the saved term
+// (a read of an immutable term in a process-independent environment, and
+// an atomic reference count) to compare it. `OwnedEnv` is `Send` but not
+// `Sync` only because `clear` and `send_and_clear` take `&mut self`, which
+// nothing here calls.
+unsafe impl Sync for SavedSchema {}
+
+impl SavedSchema {
+    fn new(term: Term<'_>) -> SavedSchema {
+        let env = OwnedEnv::new();
+        let term = env.save(term);
+        SavedSchema { env, term }
+    }
+
+    fn is(&self, term: Term<'_>) -> bool {
+        self.env.run(|env| self.term.load(env) == term)
+    }
+}
+
 struct Entry {
     id: u64,
     hash: u64,
     /// The runtime's hash of the whole term, for crowded buckets.
     full_hash: u64,
-    env: OwnedEnv,
-    term: SavedTerm,
+    /// The term's flat size, in bytes.
+    term_bytes: usize,
+    saved: SavedSchema,
     schema: Arc<CompiledSchema>,
     bytes: usize,
 }
 
-struct Cache {
+struct Index {
     enabled: bool,
     max_entries: usize,
     max_bytes: usize,
-    by_hash: HashMap<u64, Vec<Entry>>,
+    by_hash: HashMap<u64, Vec<Arc<Entry>>>,
     /// (hash, id) in insertion order, for eviction.
     order: VecDeque<(u64, u64)>,
     entries: usize,
     bytes: usize,
     next_id: u64,
-    hits: u64,
-    misses: u64,
 }
 
-static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
+static INDEX: RwLock<Option<Index>> = RwLock::new(None);
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
 
-fn cache() -> MutexGuard<'static, Option<Cache>> {
-    // A panic while the lock was held cannot leave an entry half-inserted
-    // (insertion completes before any call that could panic), so a
-    // poisoned lock is still consistent.
-    CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn with_cache<R>(f: impl FnOnce(&mut Cache) -> R) -> R {
-    let mut guard = cache();
-    let cache = guard.get_or_insert_with(|| Cache {
+fn new_index() -> Index {
+    Index {
         enabled: true,
         max_entries: DEFAULT_MAX_ENTRIES,
         max_bytes: DEFAULT_MAX_BYTES,
@@ -69,10 +107,34 @@ fn with_cache<R>(f: impl FnOnce(&mut Cache) -> R) -> R {
         entries: 0,
         bytes: 0,
         next_id: 0,
-        hits: 0,
-        misses: 0,
-    });
-    f(cache)
+    }
+}
+
+// A panic while a lock was held cannot leave the index half-updated (every
+// update completes before anything that could panic), so a poisoned lock
+// still guards a consistent index.
+fn read() -> RwLockReadGuard<'static, Option<Index>> {
+    INDEX.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn try_read() -> Option<RwLockReadGuard<'static, Option<Index>>> {
+    match INDEX.try_read() {
+        Ok(guard) => Some(guard),
+        Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    }
+}
+
+fn write() -> RwLockWriteGuard<'static, Option<Index>> {
+    INDEX.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn try_write() -> Option<RwLockWriteGuard<'static, Option<Index>>> {
+    match INDEX.try_write() {
+        Ok(guard) => Some(guard),
+        Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    }
 }
 
 mod atoms {
@@ -85,21 +147,27 @@ const HASH_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 /// The hash a schema term is filed under: its size and the names of its
 /// `properties`, hashed by the runtime. Hashing the whole term would read
 /// every description; this reads a few small terms, and the identity
-/// comparison that follows decides.
-pub fn hash(schema: Term<'_>) -> u64 {
+/// comparison that follows decides. `None` when the schema has more than
+/// `max_names` property names.
+fn hash(schema: Term<'_>, max_names: usize) -> Option<u64> {
     let Ok(size) = schema.map_size() else {
-        return schema.hash_internal(HASH_SALT);
+        return Some(schema.hash_internal(HASH_SALT));
     };
     let mut hash = (size as u64).wrapping_mul(HASH_SALT);
     let properties = schema
         .map_get("properties")
         .or_else(|_| schema.map_get(atoms::properties()));
-    if let Some(names) = properties.ok().and_then(MapIterator::new) {
-        for (name, _) in names {
-            hash = mix(hash, name.hash_internal(HASH_SALT));
+    if let Ok(properties) = properties {
+        if properties.map_size().is_ok_and(|n| n > max_names) {
+            return None;
+        }
+        if let Some(names) = MapIterator::new(properties) {
+            for (name, _) in names {
+                hash = mix(hash, name.hash_internal(HASH_SALT));
+            }
         }
     }
-    hash
+    Some(hash)
 }
 
 /// Buckets up to this size are searched by identity comparison alone.
@@ -113,151 +181,269 @@ fn mix(hash: u64, value: u64) -> u64 {
     (hash.rotate_left(5) ^ value).wrapping_mul(0x0100_0000_01B3)
 }
 
+/// The flat size of a term in bytes (words of 8 bytes, binaries by their
+/// length), or `None` once it passes `limit`. Walks with a stack of its
+/// own, so nesting costs no native stack.
+pub fn term_bytes_within(term: Term<'_>, limit: usize) -> Option<usize> {
+    let mut total: usize = 0;
+    let mut stack = vec![term];
+    while let Some(term) = stack.pop() {
+        total = total.saturating_add(8);
+        match term.get_type() {
+            TermType::Binary => {
+                total = total.saturating_add(rustler::Binary::from_term(term).map_or(0, |b| b.len()));
+            }
+            TermType::Map => {
+                if let Some(entries) = MapIterator::new(term) {
+                    for (key, value) in entries {
+                        stack.push(key);
+                        stack.push(value);
+                        if stack.len().saturating_mul(8) > limit {
+                            return None;
+                        }
+                    }
+                }
+            }
+            TermType::List => {
+                let mut tail = term;
+                while let Ok((head, rest)) = tail.list_get_cell() {
+                    stack.push(head);
+                    tail = rest;
+                    if stack.len().saturating_mul(8) > limit {
+                        return None;
+                    }
+                }
+                if !tail.is_empty_list() {
+                    stack.push(tail);
+                }
+            }
+            TermType::Tuple => {
+                if let Ok(elements) = rustler::types::tuple::get_tuple(term) {
+                    stack.extend(elements);
+                }
+            }
+            TermType::Integer | TermType::Float => total = total.saturating_add(16),
+            _ => {}
+        }
+        if total > limit {
+            return None;
+        }
+    }
+    Some(total)
+}
+
+/// Which scheduler a cache call runs on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Caller {
+    /// A normal scheduler: bounded work, never waits on the lock.
+    Inline,
+    Dirty,
+}
+
 /// What a lookup found.
 pub enum Found {
     Hit(Arc<CompiledSchema>),
     /// Not cached; the hash it would be filed under.
     Miss(u64),
-    Disabled,
+    /// The cache is off, or (inline) a writer holds the lock: compile
+    /// without filing.
+    Skip,
+    /// Inline only: deciding would cost more than the inline half may
+    /// spend (a large cached term to compare, a crowded bucket, many
+    /// property names to hash).
+    TooLarge,
 }
 
-/// A lookup under one lock. A miss is counted when the schema compiled for
-/// it is filed (`insert`).
-pub fn find(schema: Term<'_>) -> Found {
-    let hash = hash(schema);
-    with_cache(|c| {
-        if !c.enabled {
-            return Found::Disabled;
-        }
-        match c.get(schema, hash) {
-            Some(compiled) => {
-                c.hits += 1;
-                Found::Hit(compiled)
-            }
-            None => Found::Miss(hash),
-        }
-    })
-}
-
-/// Files a compiled schema under its term. `term_bytes` approximates the
-/// term copy's size.
-pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, term_bytes: usize) {
-    let bytes = term_bytes + compiled.approximate_bytes();
-    with_cache(|c| {
-        if !c.enabled {
-            return;
-        }
-        // A miss: a schema compiled for the cache.
-        c.misses += 1;
-        if bytes > c.max_bytes || c.max_entries == 0 {
-            return;
-        }
-        // Another process may have filed the same term meanwhile.
-        if c.get(schema, hash).is_some() {
-            return;
-        }
-        while c.entries >= c.max_entries || c.bytes + bytes > c.max_bytes {
-            if !c.evict_oldest() {
-                break;
-            }
-        }
-        let env = OwnedEnv::new();
-        let term = env.save(schema);
-        let id = c.next_id;
-        c.next_id += 1;
-        c.by_hash.entry(hash).or_default().push(Entry {
-            id,
-            hash,
-            full_hash: full_hash(schema),
-            env,
-            term,
-            schema: compiled,
-            bytes,
-        });
-        c.order.push_back((hash, id));
-        c.entries += 1;
-        c.bytes += bytes;
-    })
-}
-
-impl Cache {
-    /// Schemas that differ only in values share a bucket (the bucket hash
-    /// reads keys only). Past [`CROWDED_BUCKET`] entries, the whole term is
-    /// hashed once and only entries with the same full hash are compared, so
-    /// a lookup never compares more than a few terms.
-    fn get(&self, schema: Term<'_>, hash: u64) -> Option<Arc<CompiledSchema>> {
-        let bucket = self.by_hash.get(&hash)?;
-        let full_hash = (bucket.len() > CROWDED_BUCKET).then(|| full_hash(schema));
-        bucket
-            .iter()
-            .filter(|entry| full_hash.is_none_or(|h| h == entry.full_hash))
-            .find(|entry| entry.env.run(|env| entry.term.load(env) == schema))
-            .map(|entry| Arc::clone(&entry.schema))
-    }
-
-    fn evict_oldest(&mut self) -> bool {
-        let Some((hash, id)) = self.order.pop_front() else {
-            return false;
+/// A lookup. A miss is counted when the schema compiled for it is filed
+/// (`insert`).
+pub fn find(schema: Term<'_>, caller: Caller) -> Found {
+    let inline = caller == Caller::Inline;
+    let Some(hash) = hash(schema, if inline { INLINE_HASHED_NAMES } else { usize::MAX }) else {
+        return Found::TooLarge;
+    };
+    // Under the read lock, clone the bucket's entries (a crowded bucket:
+    // only those whose whole-term hash matches, computed outside the lock).
+    let mut full_hash_wanted: Option<u64> = None;
+    let bucket: Vec<Arc<Entry>> = loop {
+        let guard = if inline { try_read() } else { Some(read()) };
+        let Some(guard) = guard else {
+            return Found::Skip;
         };
-        if let Some(bucket) = self.by_hash.get_mut(&hash) {
-            if let Some(at) = bucket.iter().position(|e| e.id == id) {
-                let entry = bucket.swap_remove(at);
-                self.entries -= 1;
-                self.bytes -= entry.bytes;
-                debug_assert_eq!(entry.hash, hash);
+        let entries = match guard.as_ref() {
+            Some(index) if !index.enabled => return Found::Skip,
+            Some(index) => index.by_hash.get(&hash).map_or(&[][..], Vec::as_slice),
+            None => &[][..],
+        };
+        match full_hash_wanted {
+            Some(wanted) => {
+                break entries
+                    .iter()
+                    .filter(|e| e.full_hash == wanted)
+                    .cloned()
+                    .collect()
             }
-            if bucket.is_empty() {
-                self.by_hash.remove(&hash);
+            None if entries.len() <= CROWDED_BUCKET => break entries.to_vec(),
+            None => {}
+        }
+        drop(guard);
+        if inline && term_bytes_within(schema, INLINE_TERM_BYTES).is_none() {
+            return Found::TooLarge;
+        }
+        full_hash_wanted = Some(full_hash(schema));
+    };
+    if inline && bucket.iter().any(|e| e.term_bytes > INLINE_TERM_BYTES) {
+        return Found::TooLarge;
+    }
+    let hit = bucket.iter().find(|entry| entry.saved.is(schema));
+    match hit {
+        Some(entry) => {
+            HITS.fetch_add(1, Ordering::Relaxed);
+            Found::Hit(Arc::clone(&entry.schema))
+        }
+        None => Found::Miss(hash),
+    }
+}
+
+/// Files a compiled schema under its term. Inline, a term over
+/// [`INLINE_TERM_BYTES`] is not filed (`false`: the dirty half should file
+/// it) and a held lock skips filing.
+pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller: Caller) -> bool {
+    let limit = match caller {
+        Caller::Inline => INLINE_TERM_BYTES,
+        Caller::Dirty => usize::MAX,
+    };
+    let Some(term_bytes) = term_bytes_within(schema, limit) else {
+        return false;
+    };
+    let bytes = term_bytes + compiled.approximate_bytes();
+    // The copy and the hash of the whole term, before the lock.
+    let full_hash = full_hash(schema);
+    let entry = Entry {
+        id: 0,
+        hash,
+        full_hash,
+        term_bytes,
+        saved: SavedSchema::new(schema),
+        schema: compiled,
+        bytes,
+    };
+    let mut evicted = Vec::new();
+    {
+        let guard = match caller {
+            Caller::Inline => try_write(),
+            Caller::Dirty => Some(write()),
+        };
+        let Some(mut guard) = guard else {
+            return true;
+        };
+        let index = guard.get_or_insert_with(new_index);
+        if index.enabled {
+            index.file(entry, &mut evicted);
+        }
+    }
+    // Freeing term copies takes time that grows with them: after the lock.
+    drop(evicted);
+    true
+}
+
+impl Index {
+    fn file(&mut self, mut entry: Entry, evicted: &mut Vec<Arc<Entry>>) {
+        // A miss: a schema compiled for the cache.
+        MISSES.fetch_add(1, Ordering::Relaxed);
+        if entry.bytes > self.max_bytes || self.max_entries == 0 {
+            return;
+        }
+        // Another process may have filed the same term meanwhile (same
+        // hashes and size; a rare different term passed over here is only
+        // a later miss).
+        let filed = self.by_hash.get(&entry.hash).is_some_and(|bucket| {
+            bucket
+                .iter()
+                .any(|e| e.full_hash == entry.full_hash && e.term_bytes == entry.term_bytes)
+        });
+        if filed {
+            return;
+        }
+        while self.entries >= self.max_entries || self.bytes + entry.bytes > self.max_bytes {
+            match self.evict_oldest() {
+                Some(old) => evicted.push(old),
+                None => break,
             }
         }
-        true
+        entry.id = self.next_id;
+        self.next_id += 1;
+        self.order.push_back((entry.hash, entry.id));
+        self.entries += 1;
+        self.bytes += entry.bytes;
+        self.by_hash.entry(entry.hash).or_default().push(Arc::new(entry));
     }
 
-    fn clear(&mut self) {
-        self.by_hash.clear();
+    fn evict_oldest(&mut self) -> Option<Arc<Entry>> {
+        let (hash, id) = self.order.pop_front()?;
+        let bucket = self.by_hash.get_mut(&hash)?;
+        let at = bucket.iter().position(|e| e.id == id)?;
+        let entry = bucket.swap_remove(at);
+        if bucket.is_empty() {
+            self.by_hash.remove(&hash);
+        }
+        self.entries -= 1;
+        self.bytes -= entry.bytes;
+        Some(entry)
+    }
+
+    fn take_all(&mut self) -> HashMap<u64, Vec<Arc<Entry>>> {
         self.order.clear();
         self.entries = 0;
         self.bytes = 0;
+        std::mem::take(&mut self.by_hash)
     }
 }
 
 /// Sets the policy; shrinking the bounds or disabling evicts at once.
 pub fn configure(enabled: bool, max_entries: usize, max_bytes: usize) {
-    with_cache(|c| {
-        c.enabled = enabled;
-        c.max_entries = max_entries;
-        c.max_bytes = max_bytes;
+    let mut evicted = Vec::new();
+    let mut dropped = HashMap::new();
+    {
+        let mut guard = write();
+        let index = guard.get_or_insert_with(new_index);
+        index.enabled = enabled;
+        index.max_entries = max_entries;
+        index.max_bytes = max_bytes;
         if !enabled {
-            c.clear();
+            dropped = index.take_all();
         }
-        while c.entries > c.max_entries || c.bytes > c.max_bytes {
-            if !c.evict_oldest() {
-                break;
+        while index.entries > index.max_entries || index.bytes > index.max_bytes {
+            match index.evict_oldest() {
+                Some(old) => evicted.push(old),
+                None => break,
             }
         }
-    })
+    }
+    drop((evicted, dropped));
 }
 
 /// Drops every entry and resets the counters.
 pub fn clear() {
-    with_cache(|c| {
-        c.clear();
-        c.hits = 0;
-        c.misses = 0;
-    })
+    let dropped = write().as_mut().map(Index::take_all);
+    HITS.store(0, Ordering::Relaxed);
+    MISSES.store(0, Ordering::Relaxed);
+    drop(dropped);
 }
 
 /// (enabled, entries, bytes, max_entries, max_bytes, hits, misses)
 pub fn stats() -> (bool, usize, usize, usize, usize, u64, u64) {
-    with_cache(|c| {
-        (
-            c.enabled,
-            c.entries,
-            c.bytes,
-            c.max_entries,
-            c.max_bytes,
-            c.hits,
-            c.misses,
-        )
-    })
+    let guard = read();
+    let (enabled, entries, bytes, max_entries, max_bytes) = match guard.as_ref() {
+        Some(i) => (i.enabled, i.entries, i.bytes, i.max_entries, i.max_bytes),
+        None => (true, 0, 0, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_BYTES),
+    };
+    (
+        enabled,
+        entries,
+        bytes,
+        max_entries,
+        max_bytes,
+        HITS.load(Ordering::Relaxed),
+        MISSES.load(Ordering::Relaxed),
+    )
 }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use rustler::types::atom;
 use rustler::{Encoder, Env, ResourceArc, Term};
 
+use crate::cache::{self, Caller};
 use crate::term::{argument_error, argument_errors, error_struct, json_error, schema_error, BeamTerm};
-use crate::{cache, decode, encode};
+use crate::{decode, encode};
 use input_schema_core::error::{Class, SchemaError};
 use input_schema_core::schema::{self, CompileStop, CompiledSchema};
 use input_schema_core::validate::{self, Budget, Outcome};
@@ -128,21 +129,25 @@ fn dirty(env: Env<'_>) -> Term<'_> {
 
 /// A schema through the cache, on the calling scheduler: a cached schema,
 /// or one compiled within `budget` (and then filed). `Dirty` when it needs a
-/// pattern not built before or more than the budget.
+/// pattern not built before, more than the budget, or a lookup or a filing
+/// that grows with the schema (see `cache::INLINE_TERM_BYTES`).
 fn schema_inline<'a>(
     env: Env<'a>,
     schema: Term<'a>,
     budget: &Budget,
 ) -> Inline<Result<Arc<CompiledSchema>, Term<'a>>> {
-    let found = cache::find(schema);
-    if let cache::Found::Hit(compiled) = found {
-        return Inline::Done(Ok(compiled));
-    }
+    let found = match cache::find(schema, Caller::Inline) {
+        cache::Found::Hit(compiled) => return Inline::Done(Ok(compiled)),
+        cache::Found::TooLarge => return Inline::Dirty,
+        found => found,
+    };
     match compile_inline(env, schema, budget) {
         Inline::Done(Ok(compiled)) => {
             let compiled = Arc::new(compiled);
             if let cache::Found::Miss(hash) = found {
-                cache::insert(schema, hash, Arc::clone(&compiled), schema.to_binary().len());
+                if !cache::insert(schema, hash, Arc::clone(&compiled), Caller::Inline) {
+                    return Inline::Dirty;
+                }
             }
             Inline::Done(Ok(compiled))
         }
@@ -153,14 +158,14 @@ fn schema_inline<'a>(
 
 /// A schema through the cache, without a budget (on a dirty scheduler).
 fn schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Result<Arc<CompiledSchema>, Term<'a>> {
-    let hash = match cache::find(schema) {
+    let hash = match cache::find(schema, Caller::Dirty) {
         cache::Found::Hit(compiled) => return Ok(compiled),
         cache::Found::Miss(hash) => Some(hash),
-        cache::Found::Disabled => None,
+        cache::Found::Skip | cache::Found::TooLarge => None,
     };
     let compiled = Arc::new(schema::compile(BeamTerm(schema)).map_err(|f| schema_failure(env, f.error))?);
     if let Some(hash) = hash {
-        cache::insert(schema, hash, Arc::clone(&compiled), schema.to_binary().len());
+        cache::insert(schema, hash, Arc::clone(&compiled), Caller::Dirty);
     }
     Ok(compiled)
 }

@@ -10,7 +10,7 @@ use rustler::sys::{
 };
 use rustler::{BigInt, Binary, Encoder, Env, NewBinary, Term, TermType};
 
-use input_schema_core::error::{ArgumentError, Class, SchemaError};
+use input_schema_core::error::{ArgumentError, BudgetReason, Class, SchemaError};
 use input_schema_core::value::{AtomId, Datum, Kind, ListLength, Number, Shape, Value};
 
 /// Budgets at least this large count a list with the runtime's own loop.
@@ -28,6 +28,8 @@ mod keys {
         property,
         reason,
         match_limit,
+        patterns,
+        work,
         line,
         errors,
         pointer,
@@ -341,11 +343,19 @@ pub fn error_struct<'a>(env: Env<'a>, class: Class, message: &str, details: &[(A
     Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
 }
 
+fn budget_reason(env: Env<'_>, reason: BudgetReason) -> Term<'_> {
+    match reason {
+        BudgetReason::Patterns => keys::patterns().encode(env),
+        BudgetReason::Work => keys::work().encode(env),
+    }
+}
+
 pub fn schema_error<'a>(env: Env<'a>, error: &SchemaError<BeamTerm<'a>>) -> Term<'a> {
     let message = error.to_string();
     let details: Vec<(Atom, Term<'a>)> = match error {
         SchemaError::UnsupportedKeyword(key) => vec![(keys::keyword(), key.0)],
         SchemaError::UnsupportedType(value) => vec![(keys::type_(), value.0)],
+        SchemaError::CompileBudget(reason) => vec![(keys::reason(), budget_reason(env, *reason))],
         _ => Vec::new(),
     };
     error_struct(env, error.class(), &message, &details)
