@@ -22,6 +22,11 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
   def nested_list(0, leaf), do: leaf
   def nested_list(depth, leaf), do: nested_list(depth - 1, [leaf])
 
+  @doc "An object schema with `count` properties `p1`.. whose schemas `property.(i)` gives."
+  def wide(count, property) do
+    %{"type" => "object", "properties" => Map.new(1..count, &{"p#{&1}", property.(&1)})}
+  end
+
   @doc "A schema of `depth` nested `items` around `leaf`."
   def nested_items(0, leaf), do: leaf
   def nested_items(depth, leaf), do: nested_items(depth - 1, %{"items" => leaf})
@@ -71,6 +76,7 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
     type_list_msg = "schema type must be a supported type or non-empty unique list"
     enum_msg = "schema enum must be a list of JSON values"
     kw = "schema keyword is unsupported"
+    budget_msg = "tool schema exceeds the supported compile budget"
 
     [
       # Root
@@ -363,6 +369,19 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
        {@v, "tool schema nesting exceeds the supported depth", %{}}},
       {"enum nested too deep", prop(%{"enum" => [nested_list(200, 1)]}),
        {@v, "tool schema nesting exceeds the supported depth", %{}}},
+
+      # The compile budget: every schema's compile is bounded in work and
+      # in pattern automata, whether its patterns were built before or not.
+      {"compile budget: pattern automata",
+       wide(400, &%{"type" => "string", "pattern" => "^[a-z0-9]{1,#{20_000 - &1}}$"}),
+       {@v, budget_msg, %{reason: :patterns}}},
+      {"compile budget: keyword work", wide(100_000, fn _ -> %{"description" => "d"} end),
+       {@v, budget_msg, %{reason: :work}}},
+      {"an earlier check before the compile budget",
+       Map.put(wide(100_000, fn _ -> %{"description" => "d"} end), "description", 1),
+       {@v, "schema description must be a string", %{}}},
+      {"a schema within the compile budget",
+       wide(3, &%{"type" => "string", "pattern" => "^[a-z0-9]{1,#{20_000 - &1}}$"}), :ok},
 
       # Section 8
       {"title not a string", %{"title" => 1}, {@v, "schema title must be a string", %{}}},

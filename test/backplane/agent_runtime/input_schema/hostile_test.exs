@@ -6,9 +6,11 @@ defmodule Backplane.AgentRuntime.InputSchema.HostileTest do
   @moduletag timeout: 900_000
 
   import Backplane.AgentRuntime.InputSchema.ContractAssertions
-  import Backplane.AgentRuntime.InputSchema.ContractCases, only: [prop: 1, nested_list: 2]
 
-  alias Backplane.AgentRuntime.InputSchema
+  import Backplane.AgentRuntime.InputSchema.ContractCases,
+    only: [prop: 1, nested_list: 2, wide: 2]
+
+  alias Backplane.AgentRuntime.{Error, InputSchema}
 
   @too_deep_schema {:validation, "tool schema nesting exceeds the supported depth", %{}}
 
@@ -220,5 +222,94 @@ defmodule Backplane.AgentRuntime.InputSchema.HostileTest do
     end
 
     assert {:ok, _} = InputSchema.validate(compiled, %{"a" => ["x"]})
+  end
+
+  describe "hostile schemas: the compile budget (docs/behaviour.md, section 3)" do
+    @budget "tool schema exceeds the supported compile budget"
+
+    defp budget_error(reason), do: {:validation, @budget, %{reason: reason}}
+
+    # Each shape is fresh (a seed no other test uses), so its patterns are
+    # built here, then found built: the verdict is the same both times.
+    defp assert_rejected_twice(schema, reason) do
+      for _ <- 1..2 do
+        assert_result(InputSchema.validate_schema(schema), budget_error(reason))
+        assert_result(InputSchema.validate(schema, %{}), budget_error(reason), %{})
+      end
+
+      assert {:error, %Error{message: @budget}, pointer} = InputSchema.locate_schema_error(schema)
+      pointer
+    end
+
+    test "400 distinct long counted patterns" do
+      seed = System.unique_integer([:positive])
+
+      schema =
+        wide(400, &%{"type" => "string", "pattern" => "^[a-z0-9]{1,#{20_000 - &1}}$x#{seed}"})
+
+      assert assert_rejected_twice(schema, :patterns) =~ ~r"^/properties/p\d+/pattern$"
+    end
+
+    test "2,000 distinct medium patterns" do
+      seed = System.unique_integer([:positive])
+
+      schema =
+        wide(
+          2_000,
+          &%{"pattern" => "^(?:[a-f]{2,#{10 + rem(&1, 31)}}\\.){1,#{20 + div(&1, 31)}}x#{seed}$"}
+        )
+
+      assert assert_rejected_twice(schema, :patterns) =~ ~r"^/properties/p\d+/pattern$"
+    end
+
+    test "10,000 properties with small distinct patterns" do
+      seed = System.unique_integer([:positive])
+
+      schema =
+        wide(10_000, &%{"type" => "string", "pattern" => "^item#{&1}x#{seed}[0-9]{3}-abc$"})
+
+      assert assert_rejected_twice(schema, :patterns) =~ ~r"^/properties/p\d+/pattern$"
+    end
+
+    test "100,000 properties" do
+      assert assert_rejected_twice(wide(100_000, fn _ -> %{"type" => "integer"} end), :work) =~
+               ~r"^/properties/p\d+"
+    end
+
+    test "100,000-element enum and const values are accepted and enforced" do
+      choices = Enum.map(1..100_000, &"choice#{&1}")
+      schema = prop(%{"enum" => choices})
+      assert InputSchema.validate_schema(schema) == :ok
+      assert {:ok, _} = InputSchema.validate(schema, %{"a" => "choice99999"})
+
+      assert_result(
+        InputSchema.validate(schema, %{"a" => "choice0"}),
+        {:validation, "tool argument is not an allowed enum value", %{path: "$arguments.a"}}
+      )
+
+      list = Enum.to_list(1..100_000)
+      schema = prop(%{"const" => list})
+      assert InputSchema.validate_schema(schema) == :ok
+      assert {:ok, _} = InputSchema.validate(schema, %{"a" => list})
+
+      assert_result(
+        InputSchema.validate(schema, %{"a" => [0 | list]}),
+        {:validation, "tool argument is not the allowed constant value", %{path: "$arguments.a"}}
+      )
+    end
+
+    test "the deepest allowed nesting with the widest levels" do
+      # 45 levels of `properties` (90 of the 96 nesting levels), each with
+      # `width` siblings beside the next level.
+      deep_wide = fn width ->
+        Enum.reduce(1..45, %{"type" => "integer"}, fn _, inner ->
+          siblings = Map.new(1..width, &{"s#{&1}", %{"type" => "string"}})
+          %{"type" => "object", "properties" => Map.put(siblings, "next", inner)}
+        end)
+      end
+
+      assert InputSchema.validate_schema(deep_wide.(100)) == :ok
+      assert_result(InputSchema.validate_schema(deep_wide.(3_000)), budget_error(:work))
+    end
   end
 end
