@@ -37,7 +37,7 @@ defmodule Backplane.AgentRuntime.InputSchema do
   @spec validate_schema(term()) :: :ok | {:error, Error.t()}
   def validate_schema(schema) do
     case Native.validate_schema(schema) do
-      :dirty -> DirtyGate.run(fn -> Native.validate_schema_dirty(schema) end)
+      :dirty -> DirtyGate.run(:compile, fn -> Native.validate_schema_dirty(schema) end)
       result -> result
     end
   end
@@ -81,25 +81,39 @@ defmodule Backplane.AgentRuntime.InputSchema do
 
     # Each NIF pair is one call: the first half runs on this scheduler within
     # a fixed work budget and answers `:dirty` when the call needs more (a
-    # new pattern to compile, a large argument); the second half then does
-    # the whole call on a dirty CPU scheduler, once `DirtyGate` has a place.
+    # new pattern to compile, a large schema or argument); the second half
+    # then does the whole call on a dirty CPU scheduler, once `DirtyGate`
+    # has a place. A schema map handed over is compiled in the gate's
+    # `:compile` lane (or found in the cache), then the arguments are
+    # walked in its `:validate` lane.
     case schema do
       %Compiled{resource: resource} ->
-        case Native.validate_compiled(resource, arguments, all_errors) do
-          :dirty ->
-            DirtyGate.run(fn ->
-              Native.validate_compiled_dirty(resource, arguments, all_errors)
-            end)
-
-          result ->
-            result
-        end
+        validate_compiled(resource, arguments, all_errors)
 
       schema ->
-        case Native.validate(schema, arguments, all_errors) do
-          :dirty -> DirtyGate.run(fn -> Native.validate_dirty(schema, arguments, all_errors) end)
-          result -> result
+        with :dirty <- Native.validate(schema, arguments, all_errors),
+             {:ok, resource} <- compile_resource(schema) do
+          validate_compiled(resource, arguments, all_errors)
         end
+    end
+  end
+
+  defp validate_compiled(resource, arguments, all_errors) do
+    case Native.validate_compiled(resource, arguments, all_errors) do
+      :dirty ->
+        DirtyGate.run(:validate, fn ->
+          Native.validate_compiled_dirty(resource, arguments, all_errors)
+        end)
+
+      result ->
+        result
+    end
+  end
+
+  defp compile_resource(schema) do
+    case Native.compile(schema) do
+      :dirty -> DirtyGate.run(:compile, fn -> Native.compile_dirty(schema) end)
+      result -> result
     end
   end
 
@@ -174,13 +188,7 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
   @spec compile(term()) :: {:ok, Compiled.t()} | {:error, Error.t()}
   def compile(schema) do
-    result =
-      case Native.compile(schema) do
-        :dirty -> DirtyGate.run(fn -> Native.compile_dirty(schema) end)
-        result -> result
-      end
-
-    case result do
+    case compile_resource(schema) do
       {:ok, resource} -> {:ok, %Compiled{resource: resource}}
       {:error, _} = error -> error
     end

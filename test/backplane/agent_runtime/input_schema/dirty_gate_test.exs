@@ -21,36 +21,38 @@ defmodule Backplane.AgentRuntime.InputSchema.DirtyGateTest do
   end
 
   test "no more than the limit run at once, and every call runs", %{limit: limit} do
-    running = :counters.new(2, [:atomics])
+    # 1: running now; 2: the most seen running at once (raised atomically).
+    running = :atomics.new(2, signed: false)
     callers = limit + 4
 
     tasks =
-      for _ <- 1..callers do
+      for i <- 1..callers do
         Task.async(fn ->
-          DirtyGate.run(fn ->
-            :counters.add(running, 1, 1)
-            now = :counters.get(running, 1)
-            if now > :counters.get(running, 2), do: :counters.put(running, 2, now)
+          DirtyGate.run(Enum.at([:compile, :validate], rem(i, 2)), fn ->
+            now = :atomics.add_get(running, 1, 1)
+            raise_peak(running, now)
             Process.sleep(20)
-            :counters.sub(running, 1, 1)
+            :atomics.sub(running, 1, 1)
             :done
           end)
         end)
       end
 
     assert Enum.map(tasks, &Task.await(&1, 10_000)) == List.duplicate(:done, callers)
-    assert :counters.get(running, 2) in 1..limit
+    assert :atomics.get(running, 2) in 1..limit
   end
 
   test "a holder that exits gives its place up", %{limit: limit} do
     holders = fill(limit)
     Enum.each(holders, &Process.exit(&1, :kill))
-    assert Task.await(Task.async(fn -> DirtyGate.run(fn -> :ran end) end), 5_000) == :ran
+
+    assert Task.await(Task.async(fn -> DirtyGate.run(:validate, fn -> :ran end) end), 5_000) ==
+             :ran
   end
 
   test "a waiter that exits is dropped from the queue", %{limit: limit} do
     holders = fill(limit)
-    waiter = spawn(fn -> DirtyGate.run(fn -> :never end) end)
+    waiter = spawn(fn -> DirtyGate.run(:compile, fn -> :never end) end)
     wait_until(fn -> waiting() == 1 end)
     Process.exit(waiter, :kill)
     wait_until(fn -> waiting() == 0 end)
@@ -70,32 +72,69 @@ defmodule Backplane.AgentRuntime.InputSchema.DirtyGateTest do
     assert Task.await(task, 10_000) == {:ok, arguments}
   end
 
-  # Takes every place with a process that holds it until told to release.
-  defp fill(limit) do
-    test = self()
+  test "a validation waits for at most the running compile, not for the compiles queued before it",
+       %{limit: limit} do
+    holders = fill(limit, :compile)
+    compiles = for tag <- [:c1, :c2, :c3], do: holder(:compile, tag)
+    wait_until(fn -> waiting(:compile) == 3 end)
+    validation = holder(:validate, :v1)
+    wait_until(fn -> waiting(:validate) == 1 end)
 
-    holders =
-      for _ <- 1..limit do
-        spawn(fn ->
-          DirtyGate.run(fn ->
-            send(test, {:holding, self()})
-
-            receive do
-              :release -> :ok
-            end
-          end)
-        end)
-      end
-
-    for holder <- holders, do: assert_receive({:holding, ^holder}, 5_000)
-    holders
+    # A place frees: the validation goes first, then the lanes alternate
+    # (the compiles in their own order).
+    send(hd(holders), :release)
+    assert_receive {:holding, ^validation, :v1}, 5_000
+    refute_received {:holding, _, _}
+    send(validation, :release)
+    assert_receive {:holding, c1, :c1}, 5_000
+    assert c1 == hd(compiles)
+    Enum.each(tl(holders) ++ [c1], &send(&1, :release))
+    assert_receive {:holding, c2, :c2}, 5_000
+    send(c2, :release)
+    assert_receive {:holding, c3, :c3}, 5_000
+    send(c3, :release)
+    wait_until(fn -> idle?() end)
   end
 
-  defp waiting, do: :queue.len(:sys.get_state(DirtyGate).waiting)
+  # Raises the recorded peak to `now` unless another caller raised it higher.
+  defp raise_peak(running, now) do
+    peak = :atomics.get(running, 2)
+
+    if now > peak and :atomics.compare_exchange(running, 2, peak, now) != :ok,
+      do: raise_peak(running, now)
+  end
+
+  # Takes every place with a process that holds it until told to release.
+  defp fill(limit, lane \\ :validate) do
+    for i <- 1..limit do
+      holder = holder(lane, {:filler, i})
+      assert_receive {:holding, ^holder, {:filler, ^i}}, 5_000
+      holder
+    end
+  end
+
+  # A process that takes a place in `lane`, says so, and holds it until
+  # told to release.
+  defp holder(lane, tag) do
+    test = self()
+
+    spawn(fn ->
+      DirtyGate.run(lane, fn ->
+        send(test, {:holding, self(), tag})
+
+        receive do
+          :release -> :ok
+        end
+      end)
+    end)
+  end
+
+  defp waiting, do: waiting(:compile) + waiting(:validate)
+  defp waiting(lane), do: :queue.len(:sys.get_state(DirtyGate).waiting[lane])
 
   defp idle? do
     state = :sys.get_state(DirtyGate)
-    map_size(state.running) == 0 and :queue.is_empty(state.waiting)
+    map_size(state.running) == 0 and waiting() == 0
   end
 
   defp wait_until(check, tries \\ 500) do
