@@ -152,7 +152,7 @@ defmodule Mix.Tasks.Compile.InputSchemaNative do
   defp build(cargo, root, target) do
     Mix.shell().info("Compiling NIF crate #{@crate} (cargo build --release)")
     dir = target_dir()
-    args = ["build", "--release", "--locked", "-p", @crate, "--color", "never"]
+    args = ["build", "--release", "--locked", "-p", @crate, "--color", "never"] ++ features()
 
     args =
       if File.exists?(Path.join(root, "Cargo.lock")),
@@ -178,6 +178,12 @@ defmodule Mix.Tasks.Compile.InputSchemaNative do
       {_, status} ->
         fail("cargo build failed with exit status #{status} (its output is above)")
     end
+  end
+
+  # The test environment's build adds `panic_probe/0` (a deliberate panic
+  # inside the NIF's guard, for the guard's own test); no other build has it.
+  defp features do
+    if Mix.env() == :test, do: ["--features", "panic-probe"], else: []
   end
 
   defp install(built, target) do

@@ -326,6 +326,15 @@ fn cache_stats() -> (bool, usize, usize, usize, usize, u64, u64) {
     cache::stats()
 }
 
+/// Test builds only: a panic inside the guard every NIF body runs under,
+/// which must come back as the `:execution_failure` error, not a raise.
+#[cfg(feature = "panic-probe")]
+#[allow(clippy::panic)] // the deliberate panic is the point; never in a release build
+#[rustler::nif]
+fn panic_probe(env: Env<'_>) -> Term<'_> {
+    guarded(env, || std::panic::panic_any("panic_probe: a deliberate panic"))
+}
+
 /// An empty NIF on the calling scheduler: the floor the benchmarks compare to.
 #[rustler::nif]
 fn noop() -> rustler::Atom {
