@@ -2,6 +2,8 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
   # The cache is shared by the whole VM: these tests run alone.
   use ExUnit.Case, async: false
 
+  import Backplane.AgentRuntime.InputSchema.ContractAssertions
+
   alias Backplane.AgentRuntime.InputSchema.ContractCases
   alias Backplane.AgentRuntime.InputSchema
   alias Backplane.AgentRuntime.InputSchema.Native
@@ -23,7 +25,12 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
     for _ <- 1..10, do: assert({:ok, _} = InputSchema.validate(schema, %{"n" => 2}))
     # A copy of the term (not the same pointer) is found too.
     copy = :erlang.binary_to_term(:erlang.term_to_binary(schema))
-    assert {:error, _} = InputSchema.validate(copy, %{"n" => 0})
+
+    assert_result(
+      InputSchema.validate(copy, %{"n" => 0}),
+      {:validation, "tool argument is below the minimum", %{path: "$arguments.n", minimum: 1}}
+    )
+
     assert %{entries: 1, hits: 11} = InputSchema.cache_info()
   end
 
@@ -96,8 +103,13 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
   test "the cache can be turned off; results do not change" do
     InputSchema.configure_cache(enabled: false)
     schema = %{"required" => ["q"]}
-    assert {:error, _} = InputSchema.validate(schema, %{})
-    assert {:ok, _} = InputSchema.validate(schema, %{"q" => 1})
+
+    assert_result(
+      InputSchema.validate(schema, %{}),
+      {:validation, "required tool argument is missing", %{path: "$arguments", property: "q"}}
+    )
+
+    assert_result(InputSchema.validate(schema, %{"q" => 1}), :ok, %{"q" => 1})
     assert %{enabled: false, entries: 0} = InputSchema.cache_info()
   end
 
@@ -136,11 +148,14 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
 
   describe "scheduling" do
     test "the inline half answers or hands over; its answers equal the dirty half's" do
+      answered = :counters.new(2, [])
+
       for {name, schema, arguments, _} <- ContractCases.arguments(), all <- [false, true] do
         dirty = Native.validate_dirty(schema, arguments, all)
         # The dirty call filed the schema; the inline half can now find it.
         inline = Native.validate(schema, arguments, all)
         assert inline == :dirty or inline === dirty, name
+        if inline != :dirty, do: :counters.add(answered, 1, 1)
 
         {:ok, compiled} = InputSchema.compile(schema)
         inline = Native.validate_compiled(compiled.resource, arguments, all)
@@ -148,7 +163,15 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
         assert inline == :dirty or
                  inline === Native.validate_compiled_dirty(compiled.resource, arguments, all),
                name
+
+        if inline != :dirty, do: :counters.add(answered, 2, 1)
       end
+
+      # Not vacuous: nearly every row is small enough to be answered inline
+      # (the rest hold large or deep arguments, or schemas over the budget).
+      rows = 2 * length(ContractCases.arguments())
+      assert :counters.get(answered, 1) > rows * 0.9
+      assert :counters.get(answered, 2) > rows * 0.9
     end
 
     test "small calls finish inline; large ones and cache misses reach the dirty half" do
@@ -179,8 +202,10 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       assert :dirty = Native.validate_schema(patterned)
       assert :dirty = Native.compile(patterned)
 
-      assert {:error, %{message: "tool argument does not match the pattern"}} =
-               InputSchema.validate(patterned, %{"s" => "x"})
+      assert_result(
+        InputSchema.validate(patterned, %{"s" => "x"}),
+        {:validation, "tool argument does not match the pattern", %{path: "$arguments.s"}}
+      )
 
       # The pattern is built now: the next schema using it compiles inline.
       assert :ok = Native.validate_schema(%{"properties" => %{"t" => %{"pattern" => fresh}}})
@@ -189,8 +214,10 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       improper = %{"items" => Enum.reduce(1..100_000, :tail, &[&1 | &2])}
       assert :dirty = Native.validate_compiled(compiled.resource, improper, false)
 
-      assert {:error, %{message: "tool argument is not a proper list"}} =
-               InputSchema.validate(compiled, improper)
+      assert_result(
+        InputSchema.validate(compiled, improper),
+        {:validation, "tool argument is not a proper list", %{path: "$arguments.items"}}
+      )
     end
   end
 end

@@ -2,6 +2,8 @@ defmodule Backplane.AgentRuntime.InputSchema.CompiledTest do
   use ExUnit.Case, async: true
 
   alias Backplane.AgentRuntime.InputSchema.ContractCases
+  import Backplane.AgentRuntime.InputSchema.ContractAssertions
+
   alias Backplane.AgentRuntime.InputSchema
   alias Backplane.AgentRuntime.InputSchema.Compiled
 
@@ -29,8 +31,12 @@ defmodule Backplane.AgentRuntime.InputSchema.CompiledTest do
   test "a compiled schema with non-map arguments" do
     {:ok, compiled} = InputSchema.compile(%{})
 
-    assert {:error, %{class: :validation, message: "tool schema and arguments must be maps"}} =
-             InputSchema.validate(compiled, [1])
+    for arguments <- [[1], nil, "x", {:a}] do
+      assert_result(
+        InputSchema.validate(compiled, arguments),
+        {:validation, "tool schema and arguments must be maps", %{}}
+      )
+    end
   end
 
   test "compiled schemas are shared between processes and stay opaque" do

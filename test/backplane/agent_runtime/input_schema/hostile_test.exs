@@ -136,8 +136,10 @@ defmodule Backplane.AgentRuntime.InputSchema.HostileTest do
       arguments = %{"a" => value}
       assert_result(InputSchema.validate(prop(%{}), arguments), :ok, arguments)
 
-      assert {:error, %{message: "tool argument has the wrong type"}} =
-               InputSchema.validate(prop(%{"type" => "string"}), arguments)
+      assert_result(
+        InputSchema.validate(prop(%{"type" => "string"}), arguments),
+        {:validation, "tool argument has the wrong type", %{path: "$arguments.a", type: "string"}}
+      )
     end
 
     huge = 2 ** 100_000
