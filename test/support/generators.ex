@@ -62,7 +62,20 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
       integer(-5, 5),
       integer(),
       float(),
-      elements([0.0, 1.0, -1.5, 2 ** 70, -(2 ** 70), 1.0e300])
+      elements([0.0, 1.0, -1.5, 2 ** 70, -(2 ** 70), 1.0e300]),
+      # Where float and integer precision part: 2^53 and 2^63, each side.
+      elements([
+        2 ** 53,
+        2 ** 53 + 1,
+        -(2 ** 53) - 1,
+        9_007_199_254_740_992.0,
+        2 ** 63 - 1,
+        2 ** 63,
+        -(2 ** 63),
+        -(2 ** 63) - 1,
+        9.223372036854776e18,
+        1.8446744073709552e19
+      ])
     ])
   end
 
@@ -99,6 +112,24 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
       exactly(<<1::3>>),
       let(integer(), &(&1 + 2 ** 100)),
       exactly(%{{:t} => 1, 1.5 => 2, 3 => 4}),
+      # Maps with keys of every other kind, generated.
+      let(
+        list(
+          {oneof([
+             integer(),
+             float(),
+             exactly({:t, 1}),
+             exactly(make_ref()),
+             exactly(self()),
+             exactly([1]),
+             exactly(%{}),
+             exactly(nil),
+             exactly(true),
+             let(integer(), &(&1 + 2 ** 64))
+           ]), json_value(0)}
+        ),
+        &Map.new/1
+      ),
       exactly(%{a: 1, b: [nil]}),
       let(exactly(2_000), fn depth -> Enum.reduce(1..depth, "deep", fn _, acc -> [acc] end) end)
     ])
@@ -115,31 +146,84 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
       {1, let(list(argument_value(div(size, 3))), & &1)},
       {1,
        let(
-         list(
-           {oneof([elements(@names), exactly(:kind), exactly(7)]), argument_value(div(size, 3))}
-         ),
+         list({argument_key(), argument_value(div(size, 3))}),
          &Map.new/1
        )}
+    ])
+  end
+
+  @doc "A key of an argument map: mostly names, sometimes atoms, integers, bignums or odd terms."
+  def argument_key do
+    frequency([
+      {12, elements(@names)},
+      {1, exactly(:kind)},
+      {1, let(elements(@names), &String.to_atom/1)},
+      {1, integer()},
+      {1, let(integer(), &(&1 + 2 ** 64))},
+      {1, oneof([float(), exactly({:t}), exactly(make_ref()), exactly([1])])}
     ])
   end
 
   @doc "Arguments for a tool call: usually a map, sometimes anything."
   def arguments do
     frequency([
-      {8, let(list({elements(@names), argument_value()}), &Map.new/1)},
+      {8, let(list({argument_key(), argument_value()}), &Map.new/1)},
       {1, argument_value()}
     ])
   end
 
-  # Keys as atoms or strings, chosen per schema.
-  defp keyed(map, true), do: Map.new(map, fn {k, v} -> {String.to_atom(k), v} end)
-  defp keyed(map, false), do: map
+  # Keywords as written: strings, atoms, or both forms of some keywords in
+  # one map (the atom form wins), at the root and in every subschema. Property
+  # names become atoms with the keywords when `mode` is `:atoms`.
+  @subschema_keywords ~w(items not additionalProperties)
+  @branch_keywords ~w(oneOf anyOf)
+
+  defp keyed(schema, :strings), do: schema
+
+  defp keyed(schema, mode) when is_map(schema) do
+    Enum.reduce(schema, %{}, fn {keyword, value}, acc ->
+      value = keyed_value(keyword, value, mode)
+      atom = String.to_atom(keyword)
+
+      case mode do
+        :atoms -> Map.put(acc, atom, value)
+        # Both forms: the string form keeps the value, the atom form (which
+        # wins) gets one that differs for keywords where a difference shows.
+        :both -> acc |> Map.put(keyword, value) |> Map.put(atom, both_value(keyword, value))
+      end
+    end)
+  end
+
+  defp keyed(other, _mode), do: other
+
+  defp keyed_value("properties", props, mode) when is_map(props) do
+    Map.new(props, fn {name, sub} ->
+      {if(mode == :atoms, do: String.to_atom(name), else: name), keyed(sub, mode)}
+    end)
+  end
+
+  defp keyed_value(keyword, sub, mode) when keyword in @subschema_keywords, do: keyed(sub, mode)
+
+  defp keyed_value(keyword, branches, mode) when keyword in @branch_keywords,
+    do: Enum.map(branches, &keyed(&1, mode))
+
+  defp keyed_value(_keyword, value, _mode), do: value
+
+  defp both_value(keyword, value)
+       when keyword in ["minimum", "maximum", "minLength", "maxLength"],
+       do: if(is_integer(value), do: value + 1, else: value)
+
+  defp both_value(_keyword, value), do: value
 
   @doc "A schema across the whole subset (a root object schema when `root`)."
   def schema, do: sized(&schema/1)
 
   def schema(size) do
-    let({schema_node(size), boolean()}, fn {node, atoms} -> keyed(node, atoms) end)
+    let(
+      {schema_node(size),
+       frequency([{3, exactly(:strings)}, {2, exactly(:atoms)}, {1, exactly(:both)}])},
+      fn {node, mode} -> keyed(node, mode) end
+    )
   end
 
   defp schema_node(size) when size <= 1 do
@@ -175,7 +259,11 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
       {exactly("description"), text()},
       {exactly("title"), text()},
       {exactly("default"), argument_value(2)},
-      {exactly("format"), elements(["uri", "date-time"])}
+      {exactly("format"), elements(["uri", "date-time"])},
+      {exactly("contentEncoding"), elements(["base64", "7bit"])},
+      {exactly("$schema"), elements(["https://json-schema.org/draft/2020-12/schema"])},
+      {exactly("x-mcp-header"), text()},
+      {exactly("additional_properties"), boolean()}
     ])
   end
 
