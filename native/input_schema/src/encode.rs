@@ -46,13 +46,18 @@ fn to_json(term: Term<'_>, depth: usize) -> Result<Json, &'static str> {
             Json::Number(JsonNumber::from_f64(f).ok_or("float is not finite")?)
         }
         TermType::List => {
-            let items: Vec<Term<'_>> = term.decode().map_err(|_| "improper list")?;
-            Json::Array(
-                items
-                    .into_iter()
-                    .map(|t| to_json(t, depth))
-                    .collect::<Result<_, _>>()?,
-            )
+            // Cell by cell: rustler's list decoding panics on an improper
+            // list instead of failing.
+            let mut items = Vec::new();
+            let mut tail = term;
+            while let Ok((head, rest)) = tail.list_get_cell() {
+                items.push(to_json(head, depth)?);
+                tail = rest;
+            }
+            if !tail.is_empty_list() {
+                return Err("term cannot be encoded as JSON");
+            }
+            Json::Array(items)
         }
         TermType::Map => {
             let mut map = Map::new();

@@ -39,6 +39,35 @@ defmodule Backplane.AgentRuntime.InputSchema.JSONTest do
              JSON.decode(String.duplicate("[", 1_000_000))
   end
 
+  test "encode writes report terms, and decoding gives them back" do
+    term = %{"a" => [1, 2.5, nil, true, "é", 2 ** 80, %{"b" => []}], "c" => false}
+    assert {:ok, text} = JSON.encode(term)
+    assert JSON.decode(text) == {:ok, term}
+    assert JSON.encode(%{ok: :yes}) == {:ok, ~s({\n  "ok": "yes"\n})}
+  end
+
+  test "encode refuses what JSON cannot carry, improper lists included" do
+    for term <- [
+          [1 | 2],
+          ["a", "b" | :tail],
+          %{"a" => [1 | 2]},
+          {1, 2},
+          self(),
+          make_ref(),
+          <<0xFF>>,
+          %{1 => 2}
+        ] do
+      assert_result(JSON.encode(term), {:validation, message_for(term), %{}})
+    end
+
+    deep = Enum.reduce(1..100, 1, fn _, acc -> [acc] end)
+    assert_result(JSON.encode(deep), {:validation, "term is nested too deep", %{}})
+  end
+
+  defp message_for(<<0xFF>>), do: "map key is not UTF-8"
+  defp message_for(%{1 => 2}), do: "map keys must be atoms or strings"
+  defp message_for(_), do: "term cannot be encoded as JSON"
+
   test "non-binaries are refused" do
     assert_result(JSON.decode(~c"[]"), {:validation, "JSON text must be a binary", %{}})
   end
