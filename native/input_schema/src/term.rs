@@ -10,7 +10,7 @@ use rustler::sys::{
 };
 use rustler::{BigInt, Binary, Encoder, Env, NewBinary, Term, TermType};
 
-use input_schema_core::error::{ArgumentError, BudgetReason, Class, SchemaError};
+use input_schema_core::error::{ArgumentError, Class, Detail, Details, SchemaError};
 use input_schema_core::value::{AtomId, Datum, Kind, ListLength, Number, Shape, Value};
 
 /// Budgets at least this large count a list with the runtime's own loop.
@@ -343,49 +343,61 @@ pub fn error_struct<'a>(env: Env<'a>, class: Class, message: &str, details: &[(A
     Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
 }
 
-fn budget_reason(env: Env<'_>, reason: BudgetReason) -> Term<'_> {
-    match reason {
-        BudgetReason::Patterns => keys::patterns().encode(env),
-        BudgetReason::Work => keys::work().encode(env),
+pub fn schema_error<'a>(env: Env<'a>, error: &SchemaError<BeamTerm<'a>>) -> Term<'a> {
+    let details = detail_terms(env, &error.details());
+    error_struct(env, error.class(), &error.to_string(), &details)
+}
+
+/// An error's details as `(key, term)` pairs.
+fn detail_terms<'a>(env: Env<'a>, details: &Details<'_, BeamTerm<'a>>) -> Vec<(Atom, Term<'a>)> {
+    details
+        .iter()
+        .map(|(key, value)| {
+            let value = match value {
+                Detail::Text(bytes) => binary(env, bytes),
+                Detail::Datum(d) => datum(env, d),
+                Detail::Term(term) => term.0,
+                Detail::Reason(name) => reason_atom(env, name),
+            };
+            (detail_key(env, key), value)
+        })
+        .collect()
+}
+
+fn detail_key(env: Env<'_>, key: &str) -> Atom {
+    match key {
+        "path" => keys::path(),
+        "type" => keys::type_(),
+        "keyword" => keys::keyword(),
+        "property" => keys::property(),
+        "reason" => keys::reason(),
+        "minimum" => keys::minimum(),
+        "maximum" => keys::maximum(),
+        "exclusiveMinimum" => keys::exclusive_minimum(),
+        "exclusiveMaximum" => keys::exclusive_maximum(),
+        "minLength" => keys::min_length(),
+        "maxLength" => keys::max_length(),
+        "minItems" => keys::min_items(),
+        "maxItems" => keys::max_items(),
+        other => Atom::from_str(env, other).unwrap_or_else(|_| keys::reason()),
     }
 }
 
-pub fn schema_error<'a>(env: Env<'a>, error: &SchemaError<BeamTerm<'a>>) -> Term<'a> {
-    let message = error.to_string();
-    let details: Vec<(Atom, Term<'a>)> = match error {
-        SchemaError::UnsupportedKeyword(key) => vec![(keys::keyword(), key.0)],
-        SchemaError::UnsupportedType(value) => vec![(keys::type_(), value.0)],
-        SchemaError::CompileBudget(reason) => vec![(keys::reason(), budget_reason(env, *reason))],
-        _ => Vec::new(),
-    };
-    error_struct(env, error.class(), &message, &details)
+fn reason_atom<'a>(env: Env<'a>, name: &str) -> Term<'a> {
+    match name {
+        "match_limit" => keys::match_limit().encode(env),
+        "patterns" => keys::patterns().encode(env),
+        "work" => keys::work().encode(env),
+        other => match Atom::from_str(env, other) {
+            Ok(atom) => atom.encode(env),
+            Err(_) => binary(env, other.as_bytes()),
+        },
+    }
 }
 
 /// The details of one argument error, as `(key, term)` pairs.
 fn argument_details<'a>(env: Env<'a>, error: &ArgumentError<BeamTerm<'a>>) -> Vec<(Atom, Term<'a>)> {
-    let mut details: Vec<(Atom, Term<'a>)> = vec![(keys::path(), binary(env, error.path()))];
-    match error {
-        ArgumentError::WrongType { expected, .. } => details.push((keys::type_(), datum(env, expected))),
-        ArgumentError::BelowMinimum { limit, .. } => details.push((keys::minimum(), datum(env, limit))),
-        ArgumentError::AboveMaximum { limit, .. } => details.push((keys::maximum(), datum(env, limit))),
-        ArgumentError::NotAboveExclusiveMinimum { limit, .. } => {
-            details.push((keys::exclusive_minimum(), datum(env, limit)))
-        }
-        ArgumentError::NotBelowExclusiveMaximum { limit, .. } => {
-            details.push((keys::exclusive_maximum(), datum(env, limit)))
-        }
-        ArgumentError::TooShort { limit, .. } => details.push((keys::min_length(), datum(env, limit))),
-        ArgumentError::TooLong { limit, .. } => details.push((keys::max_length(), datum(env, limit))),
-        ArgumentError::TooFewItems { limit, .. } => details.push((keys::min_items(), datum(env, limit))),
-        ArgumentError::TooManyItems { limit, .. } => details.push((keys::max_items(), datum(env, limit))),
-        ArgumentError::MissingRequired { property, .. } => {
-            details.push((keys::property(), binary(env, property)))
-        }
-        ArgumentError::AdditionalNotAllowed { key, .. } => details.push((keys::property(), key.0)),
-        ArgumentError::PatternLimit { .. } => details.push((keys::reason(), keys::match_limit().encode(env))),
-        _ => {}
-    }
-    details
+    detail_terms(env, &error.details())
 }
 
 pub fn argument_error<'a>(env: Env<'a>, error: &ArgumentError<BeamTerm<'a>>) -> Term<'a> {

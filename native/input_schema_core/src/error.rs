@@ -117,6 +117,34 @@ impl<V> SchemaError<V> {
     }
 }
 
+/// One value of an error's details, before it becomes a term (the NIF) or
+/// JSON (the Rust tests): the one place that names each error's details.
+#[derive(Debug, Clone, Copy)]
+pub enum Detail<'e, V> {
+    /// Bytes shown as a string: an argument path, a property name.
+    Text(&'e [u8]),
+    /// A schema value as written: a bound, a `type`.
+    Datum(&'e Datum),
+    /// The caller's own term: a key or keyword as written, a `type` value.
+    Term(V),
+    /// A reason: an atom on the BEAM.
+    Reason(&'static str),
+}
+
+/// An error's details: `(key, value)` pairs in the order they are listed.
+pub type Details<'e, V> = Vec<(&'static str, Detail<'e, V>)>;
+
+impl<V: Copy> SchemaError<V> {
+    pub fn details(&self) -> Details<'_, V> {
+        match self {
+            SchemaError::UnsupportedKeyword(key) => vec![("keyword", Detail::Term(*key))],
+            SchemaError::UnsupportedType(value) => vec![("type", Detail::Term(*value))],
+            SchemaError::CompileBudget(reason) => vec![("reason", Detail::Reason(reason.name()))],
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// A rendered argument path such as `$arguments.items[2].name`. Bytes, as a
 /// binary map key need not be UTF-8.
 pub type PathBytes = Vec<u8>;
@@ -192,6 +220,35 @@ impl<V> ArgumentError<V> {
                 | ArgumentError::Struct { .. }
                 | ArgumentError::KeyNotString { .. }
         )
+    }
+
+    /// `path` first, then the detail each kind adds.
+    pub fn details(&self) -> Details<'_, V>
+    where
+        V: Copy,
+    {
+        let mut details = vec![("path", Detail::Text(self.path()))];
+        let (key, value) = match self {
+            ArgumentError::WrongType { expected, .. } => ("type", Detail::Datum(expected)),
+            ArgumentError::BelowMinimum { limit, .. } => ("minimum", Detail::Datum(limit)),
+            ArgumentError::AboveMaximum { limit, .. } => ("maximum", Detail::Datum(limit)),
+            ArgumentError::NotAboveExclusiveMinimum { limit, .. } => {
+                ("exclusiveMinimum", Detail::Datum(limit))
+            }
+            ArgumentError::NotBelowExclusiveMaximum { limit, .. } => {
+                ("exclusiveMaximum", Detail::Datum(limit))
+            }
+            ArgumentError::TooShort { limit, .. } => ("minLength", Detail::Datum(limit)),
+            ArgumentError::TooLong { limit, .. } => ("maxLength", Detail::Datum(limit)),
+            ArgumentError::TooFewItems { limit, .. } => ("minItems", Detail::Datum(limit)),
+            ArgumentError::TooManyItems { limit, .. } => ("maxItems", Detail::Datum(limit)),
+            ArgumentError::MissingRequired { property, .. } => ("property", Detail::Text(property)),
+            ArgumentError::AdditionalNotAllowed { key, .. } => ("property", Detail::Term(*key)),
+            ArgumentError::PatternLimit { .. } => ("reason", Detail::Reason("match_limit")),
+            _ => return details,
+        };
+        details.push((key, value));
+        details
     }
 
     pub fn path(&self) -> &[u8] {
