@@ -54,6 +54,87 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
   @doc "Argument rows: contract sections 3, 4, 6 (argument side) and 8."
   def arguments, do: cached(:arguments, &build_arguments/0)
 
+  @shared_rows_path Path.expand("../../fixtures/contract_rows.json", __DIR__)
+
+  @doc """
+  The rows the Rust core's tests run too (`native/input_schema_core/tests/contract.rs`,
+  through the `serde_json` backend), as JSON-ready maps:
+  `%{"preflight" => [row], "arguments" => [row]}`, a row being
+  `%{"name", "schema", "arguments" (argument rows), "expected"}` with
+  `"expected"` either `"ok"` or `%{"class", "message", "details"}`.
+
+  A row is shared when JSON carries its terms exactly: decoding their
+  encoding gives the identical term, and no map has more than 32 keys (so
+  JSON's sorted key order is the map's own order), and its JSON is at most
+  64 KiB. Every other row (atom keys, improper lists, structs, invalid
+  UTF-8, tuples and other terms only the BEAM has, huge inputs) is
+  ExUnit-only.
+  """
+  def shared_rows do
+    %{
+      "preflight" =>
+        for {name, schema, expected} <- preflight(), shared?([schema]) do
+          %{"name" => name, "schema" => schema, "expected" => expected_json(expected)}
+        end,
+      "arguments" =>
+        for {name, schema, arguments, expected} <- arguments(), shared?([schema, arguments]) do
+          %{
+            "name" => name,
+            "schema" => schema,
+            "arguments" => arguments,
+            "expected" => expected_json(expected)
+          }
+        end
+    }
+  end
+
+  @doc "Where the shared rows are written, for the Rust tests to read."
+  def shared_rows_path, do: @shared_rows_path
+
+  @doc "Writes the shared rows (`scripts/contract_rows` calls this)."
+  def write_shared_rows! do
+    {:ok, text} = Backplane.AgentRuntime.InputSchema.JSON.encode(shared_rows())
+    File.write!(@shared_rows_path, text <> "\n")
+  end
+
+  defp shared?(terms) do
+    Enum.all?(terms, &small_maps?/1) and
+      case Backplane.AgentRuntime.InputSchema.JSON.encode(terms) do
+        {:ok, text} ->
+          byte_size(text) <= 64 * 1024 and
+            Backplane.AgentRuntime.InputSchema.JSON.decode(text) === {:ok, terms}
+
+        {:error, _} ->
+          false
+      end
+  end
+
+  defp small_maps?(%_{}), do: false
+
+  defp small_maps?(map) when is_map(map),
+    do: map_size(map) <= 32 and Enum.all?(map, fn {k, v} -> small_maps?(k) and small_maps?(v) end)
+
+  defp small_maps?([head | tail]), do: small_maps?(head) and small_maps?(tail)
+  defp small_maps?(_), do: true
+
+  defp expected_json(:ok), do: "ok"
+
+  defp expected_json({class, message, details}) do
+    %{
+      "class" => Atom.to_string(class),
+      "message" => message,
+      "details" =>
+        Map.new(details, fn {key, value} -> {Atom.to_string(key), detail_json(value)} end)
+    }
+  end
+
+  # Atoms in details are reasons (`:match_limit`, `:patterns`, `:work`);
+  # JSON carries them as strings.
+  defp detail_json(value) when is_atom(value) and value not in [nil, true, false],
+    do: Atom.to_string(value)
+
+  defp detail_json(value), do: value
+
   @doc "One row by name."
   def preflight(name), do: Enum.find(preflight(), &(elem(&1, 0) == name))
   def arguments(name), do: Enum.find(arguments(), &(elem(&1, 0) == name))

@@ -80,6 +80,17 @@ defmodule Backplane.AgentRuntime.InputSchemaTest do
     end
   end
 
+  test "fixtures/contract_rows.json holds exactly the rows both backends run" do
+    # The Rust core's tests read the file (native/input_schema_core/tests/contract.rs);
+    # scripts/contract_rows rewrites it after a row changes.
+    {:ok, written} =
+      ContractCases.shared_rows_path()
+      |> File.read!()
+      |> Backplane.AgentRuntime.InputSchema.JSON.decode()
+
+    assert written === ContractCases.shared_rows()
+  end
+
   test "arguments come back as the identical term, defaults never applied" do
     schema = %{
       "properties" => %{
