@@ -12,7 +12,8 @@
 //! - `\-` outside a class is a literal here (the contract lists it among the
 //!   escapes); ECMAScript's Unicode mode allows it only inside a class;
 //! - `required` may repeat a name here; `jsonschema` refuses the schema;
-//! - integers beyond 64 bits are compared exactly here; not generated.
+//! - integers beyond 64 bits are compared exactly here; they are generated
+//!   only far from every other generated number (see `gen_wide_integer`).
 
 #![allow(
     clippy::panic,
@@ -208,7 +209,8 @@ const TYPES: &[&str] = &[
 const SIMPLE_PATTERNS: &[&str] = &["^[a-z]+$", "ab", "^a", "b$", "[0-9]", "^(x|yz)*$"];
 
 fn gen_scalar(rng: &mut Rng) -> Value {
-    match rng.below(6) {
+    match rng.below(7) {
+        6 => gen_wide_integer(rng),
         0 => json!(rng.below(7) as i64 - 3),
         1 => json!(rng.below(7) as f64 - 3.5),
         2 => json!(*rng.pick(&["", "a", "ab", "abc", "x", "yz", "é", "a1", "B"])),
@@ -236,7 +238,7 @@ fn gen_instance(rng: &mut Rng, depth: usize) -> Value {
 fn gen_schema(rng: &mut Rng, depth: usize) -> Value {
     let mut schema = Map::new();
     for _ in 0..rng.below(4) {
-        match rng.below(16) {
+        match rng.below(17) {
             0 => {
                 schema.insert("type".into(), json!(rng.pick(TYPES)));
             }
@@ -260,6 +262,9 @@ fn gen_schema(rng: &mut Rng, depth: usize) -> Value {
             }
             6 => {
                 schema.insert("exclusiveMinimum".into(), gen_scalar_number(rng));
+            }
+            16 => {
+                schema.insert("exclusiveMaximum".into(), gen_scalar_number(rng));
             }
             7 => {
                 schema.insert("minLength".into(), json!(rng.below(3)));
@@ -317,11 +322,28 @@ fn gen_schema(rng: &mut Rng, depth: usize) -> Value {
 }
 
 fn gen_scalar_number(rng: &mut Rng) -> Value {
-    if rng.chance(2) {
-        json!(rng.below(9) as i64 - 4)
-    } else {
-        json!(rng.below(9) as f64 - 4.5)
+    match rng.below(5) {
+        0 | 1 => json!(rng.below(9) as i64 - 4),
+        2 | 3 => json!(rng.below(9) as f64 - 4.5),
+        _ => gen_wide_integer(rng),
     }
+}
+
+/// Integers at and past the 64-bit and float-precision edges, both signs:
+/// 2^53 + 1, 2^63 - 1, 2^63, 2^64, 2^70 + 1. Each is far from every other
+/// generated number, so an implementation that compares through `f64`
+/// decides the same; what is exercised is reading, classifying and
+/// comparing integers of any size.
+fn gen_wide_integer(rng: &mut Rng) -> Value {
+    let digits = *rng.pick(&[
+        "9007199254740993",
+        "9223372036854775807",
+        "9223372036854775808",
+        "18446744073709551616",
+        "1180591620717411303425",
+    ]);
+    let sign = if rng.chance(2) { "-" } else { "" };
+    Value::Number(format!("{sign}{digits}").parse().unwrap())
 }
 
 #[test]
