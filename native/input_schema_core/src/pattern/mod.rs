@@ -347,6 +347,12 @@ impl Pattern {
                 thompson::Config::new()
                     .nfa_size_limit(Some(NFA_SIZE_LIMIT))
                     .which_captures(thompson::WhichCaptures::None)
+                    // Code points are the expression's own business (its
+                    // classes are UTF-8 sequences, and `parse` makes every
+                    // match end where a code point starts): in UTF-8 mode
+                    // the lazy search also dropped empty matches before a
+                    // multi-byte character, answering `^` with "no match".
+                    .utf8(false)
                     .shrink(false),
             )
             .build_from_hir(&hir)

@@ -231,3 +231,28 @@ fn work_limit() {
     let redos = Pattern::compile(b"(a+)+$").unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(redos.search(&format!("{}X", "a".repeat(1000))), Ok(false));
 }
+
+/// The lazy DFA answered "no match" for an empty match at the start of
+/// non-ASCII input (found by the `regress` oracle at 40,000 cases): the NFA
+/// was built in UTF-8 mode, whose empty-match handling the lazy search
+/// applied on top of the expression's own code-point ending. Both engines
+/// now search the byte-level NFA.
+#[test]
+fn the_lazy_dfa_finds_an_empty_match_before_non_ascii_input() {
+    for (source, text) in [
+        (r"(\S{0,3}[a-c](?:\W+\(\w)|^)", "\u{a0}-_é -😀"),
+        (r"a[ab]{20}c|^", "é"),
+        (r"a[ab]{20}c|$", "😀"),
+    ] {
+        let pattern = Pattern::compile(source.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(!pattern.is_dense(), "{source}");
+        assert_eq!(pattern.search(text), Ok(true), "{source} on {text:?}");
+    }
+    // And the code-point rule still holds there: `\B` has no position
+    // between the two bytes of `é`.
+    let lazy_b = Pattern::compile(r"a[ab]{20}c|é\Bé".as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(!lazy_b.is_dense());
+    assert_eq!(lazy_b.search("éé"), Ok(true));
+    let only_b = Pattern::compile(r"a[ab]{20}c|^é\B".as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(only_b.search("é"), Ok(true));
+}
