@@ -45,3 +45,36 @@ impl Budget {
 /// The walk needed more than its budget; nothing was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OverBudget;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_charge_within_the_budget_is_taken_and_one_past_it_empties_it() {
+        let budget = Budget::new(10);
+        assert_eq!(budget.charge(4), Ok(()));
+        assert_eq!(budget.left(), 6);
+        assert_eq!(budget.charge(6), Ok(()));
+        assert_eq!(budget.left(), 0);
+        assert_eq!(budget.charge(0), Ok(()));
+        assert_eq!(budget.charge(1), Err(OverBudget));
+        assert_eq!(budget.left(), 0);
+
+        let budget = Budget::new(5);
+        assert_eq!(budget.charge(6), Err(OverBudget));
+        // Over budget once is over for good: nothing is left.
+        assert_eq!(budget.left(), 0);
+        assert_eq!(budget.charge(1), Err(OverBudget));
+    }
+
+    #[test]
+    fn an_unlimited_budget_does_not_run_out() {
+        let budget = Budget::unlimited();
+        for _ in 0..1000 {
+            assert_eq!(budget.charge(u64::MAX / 2000), Ok(()));
+        }
+        assert!(budget.left() > 0);
+    }
+}

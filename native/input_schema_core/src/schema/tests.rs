@@ -716,3 +716,60 @@ fn the_fixture_catalogs_use_under_one_percent_of_the_compile_budget() {
         }
     }
 }
+
+/// The walks charge what they read: a budget that a small call fits in
+/// decides it; a long string, a long list or a wide map runs it out
+/// (the NIF then hands the call to a dirty scheduler), and nothing is
+/// decided in that case.
+#[test]
+fn validation_within_a_budget_charges_what_it_reads() {
+    use crate::validate::{validate_all_within, validate_within, Outcome};
+
+    let schema = compile_json(&json!({
+        "type": "object",
+        "properties": {"s": {"type": "string", "minLength": 1}, "l": {"items": {"type": "integer"}}},
+        "additionalProperties": {"type": "integer"}
+    }))
+    .unwrap();
+    let decided = |arguments: &Json, units: u64| {
+        let within = validate_within(&schema, JsonRef::from(arguments), &Budget::new(units));
+        let all = validate_all_within(&schema, JsonRef::from(arguments), &Budget::new(units));
+        match (within, all) {
+            (Outcome::OverBudget, Outcome::OverBudget) => None,
+            (Outcome::Valid, Outcome::Valid) => Some(true),
+            (Outcome::Invalid(_), Outcome::Invalid(_)) => Some(false),
+            _ => panic!("the two walks disagree on {arguments}"),
+        }
+    };
+    let small = json!({"s": "abc", "l": [1, 2]});
+    assert_eq!(decided(&small, 1_000), Some(true));
+    assert_eq!(decided(&json!({"s": ""}), 1_000), Some(false));
+    // A string costs a unit per 16 bytes a pass, and `minLength` reads it
+    // twice (UTF-8, then code points): 16 KiB is 2,048 units, 7 KiB 896.
+    assert_eq!(decided(&json!({"s": "a".repeat(16 * 1024)}), 1_000), None);
+    assert_eq!(decided(&json!({"s": "a".repeat(7 * 1024)}), 1_000), Some(true));
+    assert_eq!(decided(&json!({"l": vec![1; 2_000]}), 1_000), None);
+    let wide: serde_json::Map<String, Json> = (0..2_000).map(|i| (format!("k{i}"), json!(i))).collect();
+    assert_eq!(decided(&Json::Object(wide), 1_000), None);
+    // A budget that runs out is not a verdict: the same calls decide with more.
+    assert_eq!(decided(&json!({"s": "a".repeat(16 * 1024)}), 100_000), Some(true));
+    assert_eq!(decided(&json!({"l": vec![1; 2_000]}), 100_000), Some(true));
+}
+
+#[test]
+fn compiling_within_a_budget_stops_without_a_verdict() {
+    let schema = wide_schema(200, |_| json!({"type": "string"}));
+    assert!(matches!(
+        compile_within(JsonRef::from(&schema), &Budget::new(1_000), false),
+        Err(CompileStop::OverBudget)
+    ));
+    assert!(compile_within(JsonRef::from(&schema), &Budget::new(100_000), false).is_ok());
+    // With only patterns built before, a new pattern stops it too.
+    let fresh = json!({"properties": {"p": {"pattern": format!("^fresh-{}$", std::process::id())}}});
+    assert!(matches!(
+        compile_within(JsonRef::from(&fresh), &Budget::new(1_000_000), true),
+        Err(CompileStop::OverBudget)
+    ));
+    assert!(compile_within(JsonRef::from(&fresh), &Budget::new(1_000_000), false).is_ok());
+    assert!(compile_within(JsonRef::from(&fresh), &Budget::new(1_000_000), true).is_ok());
+}
