@@ -773,3 +773,46 @@ fn compiling_within_a_budget_stops_without_a_verdict() {
     assert!(compile_within(JsonRef::from(&fresh), &Budget::new(1_000_000), false).is_ok());
     assert!(compile_within(JsonRef::from(&fresh), &Budget::new(1_000_000), true).is_ok());
 }
+
+/// The work limit's error, which the shared contract rows cannot carry
+/// (its input is 300 KB): class, message and details, as the NIF renders
+/// them.
+#[test]
+fn the_match_limit_error_has_its_reason() {
+    use crate::error::Detail;
+
+    let schema = compile_json(&json!({"properties": {"s": {"pattern": "a[ab]{20}c"}}})).unwrap();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let text: String = (0..300_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if state & 1 == 0 {
+                'a'
+            } else {
+                'b'
+            }
+        })
+        .collect();
+    let arguments = json!({ "s": text });
+    let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
+    assert_eq!(error.class(), Class::ExecutionFailure);
+    assert_eq!(error.to_string(), "schema pattern evaluation failed");
+    let details = error.details();
+    assert_eq!(details.len(), 2);
+    assert!(matches!(details[0], ("path", Detail::Text(b"$arguments.s"))));
+    assert!(matches!(details[1], ("reason", Detail::Reason("match_limit"))));
+    // Aborting: inside `not`, `anyOf` or `oneOf` it ends the validation
+    // instead of counting as a mismatch; an ordinary failure does not.
+    assert!(error.is_aborting());
+    let negated = compile_json(&json!({"properties": {"s": {"not": {"pattern": "a[ab]{20}c"}}}})).unwrap();
+    let through_not = validate(&negated, JsonRef::from(&arguments)).unwrap_err();
+    assert_eq!(through_not.to_string(), "schema pattern evaluation failed");
+    let number = json!({"s": 1});
+    assert!(validate(&schema, JsonRef::from(&number)).is_ok());
+    let short = compile_json(&json!({"properties": {"s": {"minLength": 2}}})).unwrap();
+    let one = json!({"s": "a"});
+    let failure = validate(&short, JsonRef::from(&one)).unwrap_err();
+    assert!(!failure.is_aborting());
+}
