@@ -192,3 +192,62 @@ impl<'a> Value<'a> for JsonRef<'a> {
         None
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Option<Number> {
+        number(&text.parse::<serde_json::Number>().unwrap())
+    }
+
+    /// The short-integer reader and the general one agree on every form a
+    /// JSON number takes, including those made of nines and signs only.
+    #[test]
+    fn numbers_read_as_the_general_parser_reads_them() {
+        let cases = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "9",
+            "99",
+            "-99",
+            "999999999999999999",
+            "-999999999999999999",
+            "1000000000000000000",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "9223372036854775808",
+            "123456789012345678901234567890",
+        ];
+        for text in cases {
+            let n: serde_json::Number = text.parse().unwrap();
+            let got = format!("{:?}", number(&n));
+            assert_eq!(got, format!("{:?}", any_number(&n)), "{text}");
+            assert!(
+                matches!(number(&n), Some(Number::Int(_) | Number::Big(_))),
+                "{text}"
+            );
+        }
+        for (text, float) in [
+            ("9.9", 9.9),
+            ("-9.99", -9.99),
+            ("99e9", 99e9),
+            ("9E-9", 9e-9),
+            ("1.5", 1.5),
+            ("-0.0", -0.0),
+        ] {
+            assert!(
+                matches!(read(text), Some(Number::Float(f)) if f == float),
+                "{text}"
+            );
+        }
+        assert_eq!(format!("{:?}", read("9")), "Some(Int(9))");
+        assert_eq!(
+            format!("{:?}", read("-999999999999999999")),
+            "Some(Int(-999999999999999999))"
+        );
+    }
+}
