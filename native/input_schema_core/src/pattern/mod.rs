@@ -434,4 +434,4 @@ impl Pattern {
     clippy::expect_used,
     clippy::indexing_slicing
 )]
-mod tests;
+pub(crate) mod tests;

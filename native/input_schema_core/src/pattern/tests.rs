@@ -200,14 +200,12 @@ fn size_limits() {
     assert_eq!(error(&deeper_unsupported), PatternError::Unsupported);
 }
 
-/// An input that makes every search position a new DFA state exhausts the
-/// lazy DFA's work limit; ordinary patterns on megabytes do not.
-#[test]
-fn work_limit() {
-    let pattern = Pattern::compile(b"a[ab]{20}c").unwrap_or_else(|e| panic!("{e:?}"));
-    assert!(!pattern.is_dense());
+/// 300,000 random `a`s and `b`s (xorshift from a fixed seed): against
+/// `a[ab]{20}c`, every 21-byte window is new, so the lazy DFA builds a state
+/// at almost every byte and exhausts its work limit.
+pub(crate) fn match_limit_input() -> String {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let input: String = (0..300_000)
+    (0..300_000)
         .map(|_| {
             state ^= state << 13;
             state ^= state >> 7;
@@ -218,7 +216,16 @@ fn work_limit() {
                 'b'
             }
         })
-        .collect();
+        .collect()
+}
+
+/// An input that makes every search position a new DFA state exhausts the
+/// lazy DFA's work limit; ordinary patterns on megabytes do not.
+#[test]
+fn work_limit() {
+    let pattern = Pattern::compile(b"a[ab]{20}c").unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(!pattern.is_dense());
+    let input = match_limit_input();
     assert_eq!(pattern.search(&input), Err(PatternLimit));
     // The result does not depend on earlier searches.
     assert_eq!(pattern.search(&input), Err(PatternLimit));

@@ -782,20 +782,7 @@ fn the_match_limit_error_has_its_reason() {
     use crate::error::Detail;
 
     let schema = compile_json(&json!({"properties": {"s": {"pattern": "a[ab]{20}c"}}})).unwrap();
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let text: String = (0..300_000)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            if state & 1 == 0 {
-                'a'
-            } else {
-                'b'
-            }
-        })
-        .collect();
-    let arguments = json!({ "s": text });
+    let arguments = json!({ "s": crate::pattern::tests::match_limit_input() });
     let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
     assert_eq!(error.class(), Class::ExecutionFailure);
     assert_eq!(error.to_string(), "schema pattern evaluation failed");
