@@ -42,6 +42,10 @@ pub enum SchemaError<V> {
     UnsupportedKeyword(V),
     #[error("schema {0} must be a string")]
     AnnotationNotString(&'static str),
+    #[error("schema {0} must be a boolean")]
+    AnnotationNotBoolean(&'static str),
+    #[error("schema examples must be a list")]
+    ExamplesNotList,
     #[error("property schema type is unsupported")]
     UnsupportedType(V),
     #[error("schema type must be a supported type or non-empty unique list")]

@@ -32,10 +32,19 @@ pub enum Keyword {
     ContentEncoding,
     Schema,
     McpHeader,
+    /// `$comment`, an annotation.
+    Comment,
+    /// `$id`, an annotation allowed at the root only: below it, it would
+    /// change what `#` refers to.
+    Id,
+    Examples,
+    Deprecated,
+    ReadOnly,
+    WriteOnly,
 }
 
 /// Number of keywords, for per-schema slot tables.
-pub const KEYWORD_COUNT: usize = 27;
+pub const KEYWORD_COUNT: usize = 33;
 
 impl Keyword {
     pub fn from_name(name: &[u8]) -> Option<Keyword> {
@@ -67,6 +76,12 @@ impl Keyword {
             b"contentEncoding" => Keyword::ContentEncoding,
             b"$schema" => Keyword::Schema,
             b"x-mcp-header" => Keyword::McpHeader,
+            b"$comment" => Keyword::Comment,
+            b"$id" => Keyword::Id,
+            b"examples" => Keyword::Examples,
+            b"deprecated" => Keyword::Deprecated,
+            b"readOnly" => Keyword::ReadOnly,
+            b"writeOnly" => Keyword::WriteOnly,
             _ => return None,
         })
     }
@@ -100,18 +115,31 @@ impl Keyword {
             Keyword::ContentEncoding => "contentEncoding",
             Keyword::Schema => "$schema",
             Keyword::McpHeader => "x-mcp-header",
+            Keyword::Comment => "$comment",
+            Keyword::Id => "$id",
+            Keyword::Examples => "examples",
+            Keyword::Deprecated => "deprecated",
+            Keyword::ReadOnly => "readOnly",
+            Keyword::WriteOnly => "writeOnly",
         }
     }
 
     /// Annotations that must be strings, in the order they are checked.
-    pub const STRING_ANNOTATIONS: [Keyword; 6] = [
+    pub const STRING_ANNOTATIONS: [Keyword; 8] = [
         Keyword::Description,
         Keyword::Title,
         Keyword::Format,
         Keyword::ContentEncoding,
         Keyword::Schema,
         Keyword::McpHeader,
+        Keyword::Comment,
+        Keyword::Id,
     ];
+
+    /// Annotations that must be booleans, in the order they are checked
+    /// (after `examples`, which must be a list).
+    pub const BOOLEAN_ANNOTATIONS: [Keyword; 3] =
+        [Keyword::Deprecated, Keyword::ReadOnly, Keyword::WriteOnly];
 
     pub fn index(self) -> usize {
         self as usize

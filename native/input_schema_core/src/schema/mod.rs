@@ -567,6 +567,7 @@ fn type_name<'a, V: Value<'a>>(value: V) -> Option<Vec<u8>> {
 #[inline(never)]
 fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled<Box<Slots<V>>, V> {
     path.charge(KEYWORD_UNITS * schema.map_len() as u64)?;
+    let at_root = path.parent.is_none();
     let mut slots: Box<Slots<V>> = Box::new([None; KEYWORD_COUNT]);
     for (key, value) in schema.map_entries() {
         let (keyword, is_atom, name) = match key.shape() {
@@ -577,6 +578,8 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled
             }
             _ => (None, false, None),
         };
+        // `$id` below the root would change what `#` means: unsupported there.
+        let keyword = keyword.filter(|k| at_root || *k != Keyword::Id);
         let Some(keyword) = keyword else {
             let name = name.unwrap_or_else(|| format!("{key:?}").into_bytes());
             return Err(path
@@ -683,6 +686,20 @@ fn compile_assertions<'a, V: Value<'a>>(
                 return Err(path
                     .keyword(keyword)
                     .fail(SchemaError::AnnotationNotString(keyword.name())));
+            }
+        }
+    }
+    if let Some(value) = get(slots, Keyword::Examples) {
+        if value.shape() != Shape::List || value.list_len().is_none() {
+            return Err(path.keyword(Keyword::Examples).fail(SchemaError::ExamplesNotList));
+        }
+    }
+    for keyword in Keyword::BOOLEAN_ANNOTATIONS {
+        if let Some(value) = get(slots, keyword) {
+            if !matches!(value.shape(), Shape::Bool(_)) {
+                return Err(path
+                    .keyword(keyword)
+                    .fail(SchemaError::AnnotationNotBoolean(keyword.name())));
             }
         }
     }
