@@ -464,6 +464,63 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
       {"a schema within the compile budget",
        wide(3, &%{"type" => "string", "pattern" => "^[a-z0-9]{1,#{20_000 - &1}}$"}), :ok},
 
+      # Section 9, annotations: checked for their JSON type only; `$id` at
+      # the root only.
+      {"annotations in string form",
+       %{
+         "$id" => "https://example.com/tool",
+         "$comment" => "c",
+         "properties" => %{
+           "a" => %{
+             "$comment" => "c",
+             "examples" => ["x", 1, nil, %{"k" => [true]}],
+             "deprecated" => true,
+             "readOnly" => false,
+             "writeOnly" => false
+           }
+         }
+       }, :ok},
+      {"annotations in atom form",
+       %{
+         "$id": "urn:tool",
+         "$comment": "c",
+         examples: [],
+         deprecated: false,
+         readOnly: true,
+         writeOnly: true
+       }, :ok},
+      {"$comment not a string", prop(%{"$comment" => 1}),
+       {@v, "schema $comment must be a string", %{}}},
+      {"$id not a string", %{"$id" => %{}}, {@v, "schema $id must be a string", %{}}},
+      {"$id below the root", prop(%{"$id" => "#a"}), {@u, kw, %{keyword: "$id"}}},
+      {"$id (atom form) below the root", prop(%{"$id": "#a"}), {@u, kw, %{keyword: :"$id"}}},
+      {"$id below the root, an unsupported key like any other",
+       prop(%{"$id" => 1, "description" => 1}), {@u, kw, %{keyword: "$id"}}},
+      {"examples not a list", prop(%{"examples" => "x"}),
+       {@v, "schema examples must be a list", %{}}},
+      {"examples improper", prop(%{"examples" => [1 | 2]}),
+       {@v, "schema examples must be a list", %{}}},
+      {"deprecated not a boolean", prop(%{"deprecated" => "yes"}),
+       {@v, "schema deprecated must be a boolean", %{}}},
+      {"readOnly not a boolean", prop(%{"readOnly" => nil}),
+       {@v, "schema readOnly must be a boolean", %{}}},
+      {"writeOnly not a boolean", prop(%{"writeOnly" => 1}),
+       {@v, "schema writeOnly must be a boolean", %{}}},
+      {"x-mcp-header before $comment", prop(%{"$comment" => 1, "x-mcp-header" => 1}),
+       {@v, "schema x-mcp-header must be a string", %{}}},
+      {"$comment before $id", %{"$id" => 1, "$comment" => 1},
+       {@v, "schema $comment must be a string", %{}}},
+      {"$id before examples", %{"examples" => 1, "$id" => 1},
+       {@v, "schema $id must be a string", %{}}},
+      {"examples before deprecated", prop(%{"deprecated" => 1, "examples" => 1}),
+       {@v, "schema examples must be a list", %{}}},
+      {"deprecated before readOnly", prop(%{"readOnly" => 1, "deprecated" => 1}),
+       {@v, "schema deprecated must be a boolean", %{}}},
+      {"readOnly before writeOnly", prop(%{"writeOnly" => 1, "readOnly" => 1}),
+       {@v, "schema readOnly must be a boolean", %{}}},
+      {"writeOnly before type", prop(%{"type" => "date", "writeOnly" => 1}),
+       {@v, "schema writeOnly must be a boolean", %{}}},
+
       # Section 8
       {"title not a string", %{"title" => 1}, {@v, "schema title must be a string", %{}}},
       {"title after description", %{"title" => 1, "description" => 1},

@@ -263,7 +263,12 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
       {exactly("contentEncoding"), elements(["base64", "7bit"])},
       {exactly("$schema"), elements(["https://json-schema.org/draft/2020-12/schema"])},
       {exactly("x-mcp-header"), text()},
-      {exactly("additional_properties"), boolean()}
+      {exactly("additional_properties"), boolean()},
+      {exactly("$comment"), text()},
+      {exactly("examples"), list(argument_value(1))},
+      {exactly("deprecated"), boolean()},
+      {exactly("readOnly"), boolean()},
+      {exactly("writeOnly"), boolean()}
     ])
   end
 

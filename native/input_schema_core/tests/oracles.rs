@@ -314,7 +314,17 @@ fn gen_schema(rng: &mut Rng, depth: usize) -> Value {
                 schema.insert("not".into(), gen_schema(rng, depth - 1));
             }
             _ => {
-                schema.insert("description".into(), json!("d"));
+                // Annotations: no effect on either side's verdict.
+                let annotations = [
+                    ("description", json!("d")),
+                    ("$comment", json!("c")),
+                    ("examples", json!([1, "x", null])),
+                    ("deprecated", json!(true)),
+                    ("readOnly", json!(false)),
+                    ("writeOnly", json!(true)),
+                ];
+                let (key, value) = rng.pick(&annotations);
+                schema.insert((*key).into(), value.clone());
             }
         }
     }
