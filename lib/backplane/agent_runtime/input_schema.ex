@@ -46,7 +46,7 @@ defmodule Backplane.AgentRuntime.InputSchema do
   Options of `validate/3`:
 
     * `errors: :first` (the default) returns the first failure in the
-      contract's order, exactly as `validate/2`.
+      documented check order (docs/behaviour.md), exactly as `validate/2`.
     * `errors: :all` walks on after failures and returns the first failure
       with `details.errors` listing every failure (each
       `%{class: _, message: _, details: _}`), in document order, at most 64.
