@@ -366,10 +366,15 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
     refute output =~ ~r/warning/i, "#{label} printed a warning:\n#{output}"
   end
 
+  # The PATH without the directories cargo is found in (rustup's), unless
+  # Elixir lives there too (a distribution's cargo in /usr/bin): the
+  # prebuilt library is what keeps cargo from running either way.
   defp path_without_cargo do
     System.get_env("PATH", "")
     |> String.split(":")
-    |> Enum.reject(&File.exists?(Path.join(&1, "cargo")))
+    |> Enum.reject(
+      &(File.exists?(Path.join(&1, "cargo")) and not File.exists?(Path.join(&1, "mix")))
+    )
     |> Enum.join(":")
   end
 
