@@ -803,3 +803,69 @@ fn the_match_limit_error_has_its_reason() {
     let failure = validate(&short, JsonRef::from(&one)).unwrap_err();
     assert!(!failure.is_aborting());
 }
+
+/// A value whose schema is a bare `type` is still read when it is a string
+/// (UTF-8 and the budget): a long one runs a small budget out.
+#[test]
+fn a_bare_type_still_charges_for_a_string() {
+    use crate::validate::{validate_within, Outcome};
+
+    let schema = compile_json(&json!({"properties": {"s": {"type": "string"}}})).unwrap();
+    let long = json!({"s": "a".repeat(32 * 1024)});
+    assert!(matches!(
+        validate_within(&schema, JsonRef::from(&long), &Budget::new(1_000)),
+        Outcome::OverBudget
+    ));
+    let short = json!({"s": "abc"});
+    assert!(matches!(
+        validate_within(&schema, JsonRef::from(&short), &Budget::new(1_000)),
+        Outcome::Valid
+    ));
+    // And under keywords that do not apply to strings.
+    let numeric = compile_json(&json!({"properties": {"s": {"minimum": 1, "items": {}}}})).unwrap();
+    assert!(matches!(
+        validate_within(&numeric, JsonRef::from(&long), &Budget::new(1_000)),
+        Outcome::OverBudget
+    ));
+    assert!(matches!(
+        validate_within(&numeric, JsonRef::from(&short), &Budget::new(1_000)),
+        Outcome::Valid
+    ));
+}
+
+/// All errors: every failure in document order, up to the cap of 64.
+#[test]
+fn all_errors_lists_every_failure_up_to_the_cap() {
+    use crate::validate::{validate_all, MAX_ERRORS};
+
+    let schema = compile_json(&json!({
+        "type": "object",
+        "required": ["a", "b"],
+        "properties": {"n": {"type": "integer", "minimum": 5}, "s": {"maxLength": 1}},
+        "additionalProperties": false
+    }))
+    .unwrap();
+    let arguments = json!({"n": 1, "s": "xyz", "x": true});
+    let errors = validate_all(&schema, JsonRef::from(&arguments)).unwrap_err();
+    let listed: Vec<(String, String)> = errors
+        .iter()
+        .map(|e| (e.to_string(), String::from_utf8_lossy(e.path()).into_owned()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("required tool argument is missing", "$arguments"),
+            ("required tool argument is missing", "$arguments"),
+            ("tool argument is below the minimum", "$arguments.n"),
+            ("tool argument is longer than the maximum length", "$arguments.s"),
+            ("additional tool argument is not allowed", "$arguments"),
+        ]
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+    );
+
+    let closed = compile_json(&json!({"additionalProperties": false})).unwrap();
+    let many = Json::Object((0..100).map(|i| (format!("k{i:03}"), json!(i))).collect());
+    let errors = validate_all(&closed, JsonRef::from(&many)).unwrap_err();
+    assert_eq!(errors.len(), MAX_ERRORS);
+    assert_eq!(MAX_ERRORS, 64);
+}
