@@ -194,7 +194,8 @@ fn validate_schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 /// The inline half of `validate/3`: on the calling scheduler, a cached or
 /// cheaply compiled schema and a walk within one [`INLINE_BUDGET`]. Returns
 /// `:dirty` when a pattern must be compiled or the budget ran out; the caller
-/// then calls `validate_dirty/3`, which does the whole call.
+/// then compiles on a dirty scheduler (`compile_dirty/1`) and validates there
+/// (`validate_compiled_dirty/3`).
 #[rustler::nif]
 fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
     guarded(env, || {
@@ -208,23 +209,6 @@ fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors:
             Inline::Dirty => return dirty(env),
         };
         check_arguments(env, &compiled, arguments, all_errors, &budget).unwrap_or_else(|| dirty(env))
-    })
-}
-
-/// The dirty half of `validate/3`: compiles (through the cache) and
-/// validates without a budget.
-#[rustler::nif(schedule = "DirtyCpu")]
-fn validate_dirty<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
-    guarded(env, || {
-        if let Some(error) = entry_error(env, schema, arguments) {
-            return error;
-        }
-        let compiled = match schema_dirty(env, schema) {
-            Ok(compiled) => compiled,
-            Err(error) => return error,
-        };
-        check_arguments(env, &compiled, arguments, all_errors, &Budget::unlimited())
-            .unwrap_or_else(|| unbudgeted_overrun(env))
     })
 }
 

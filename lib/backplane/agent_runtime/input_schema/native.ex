@@ -45,7 +45,6 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def validate_schema_dirty(_schema), do: :erlang.nif_error(not_loaded())
   def compile_dirty(_schema), do: :erlang.nif_error(not_loaded())
   def validate(_schema, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
-  def validate_dirty(_schema, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
   def compile(_schema), do: :erlang.nif_error(not_loaded())
   def validate_compiled(_compiled, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
 

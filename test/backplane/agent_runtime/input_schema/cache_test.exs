@@ -151,8 +151,11 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       answered = :counters.new(2, [])
 
       for {name, schema, arguments, _} <- ContractCases.arguments(), all <- [false, true] do
-        dirty = Native.validate_dirty(schema, arguments, all)
-        # The dirty call filed the schema; the inline half can now find it.
+        # What the wrapper does with a call the inline half hands over:
+        # compile on a dirty scheduler (filing the schema), then validate there.
+        {:ok, resource} = Native.compile_dirty(schema)
+        dirty = Native.validate_compiled_dirty(resource, arguments, all)
+        # The dirty compile filed the schema; the inline half can now find it.
         inline = Native.validate(schema, arguments, all)
         assert inline == :dirty or inline === dirty, name
         if inline != :dirty, do: :counters.add(answered, 1, 1)
