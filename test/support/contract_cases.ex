@@ -11,6 +11,8 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
   identical arguments come back) or `{class, message, details}`.
   """
 
+  alias Backplane.AgentRuntime.InputSchema.ContractCases.Section9
+
   @v :validation
   @u :unsupported_capability
   @x :execution_failure
@@ -48,11 +50,11 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
   @match_limit_pattern "a[ab]{20}c"
   def match_limit_pattern, do: @match_limit_pattern
 
-  @doc "Preflight rows: contract section 2, section 6 (schema side), section 8."
-  def preflight, do: cached(:preflight, &build_preflight/0)
+  @doc "Preflight rows: contract section 2, section 6 (schema side), sections 8 and 9."
+  def preflight, do: cached(:preflight, fn -> build_preflight() ++ Section9.preflight() end)
 
-  @doc "Argument rows: contract sections 3, 4, 6 (argument side) and 8."
-  def arguments, do: cached(:arguments, &build_arguments/0)
+  @doc "Argument rows: contract sections 3, 4, 6 (argument side), 8 and 9."
+  def arguments, do: cached(:arguments, fn -> build_arguments() ++ Section9.arguments() end)
 
   @shared_rows_path Path.expand("../../fixtures/contract_rows.json", __DIR__)
 
@@ -202,8 +204,8 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
       {"unsupported atom keyword", %{foo: 1}, {@u, kw, %{keyword: :foo}}},
       {"unsupported tuple key", %{{1, 2} => 1}, {@u, kw, %{keyword: {1, 2}}}},
       {"unsupported integer key", %{1 => 1}, {@u, kw, %{keyword: 1}}},
-      {"first unsupported in map order", %{"allOf" => [], "$defs" => %{}},
-       {@u, kw, %{keyword: "$defs"}}},
+      {"first unsupported in map order", %{"then" => [], "contains" => %{}},
+       {@u, kw, %{keyword: "contains"}}},
       {"atom keys come first in map order", %{:zzz => 1, "aaa" => 1}, {@u, kw, %{keyword: :zzz}}},
       {"unsupported before malformed", %{"const2" => 1, "description" => 1},
        {@u, kw, %{keyword: "const2"}}},
@@ -394,14 +396,14 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
        {@v, "schema required must be a list of property names", %{}}},
 
       # Check 11
-      {"items tuple form", prop(%{"items" => [%{}]}),
-       {@v, "schema items must be a schema map", %{}}},
-      {"items boolean", prop(%{"items" => true}), {@v, "schema items must be a schema map", %{}}},
+      {"items tuple entry not a schema", prop(%{"items" => [%{}, 1]}),
+       {@v, "property schema must be a map", %{}}},
+      {"items string", prop(%{"items" => "x"}), {@v, "schema items must be a schema map", %{}}},
       {"additionalProperties before items", %{"items" => 1, "additionalProperties" => 1},
        {@v, "schema additionalProperties must be a boolean or schema", %{}}},
 
       # Check 12
-      {"not malformed", prop(%{"not" => true}), {@v, "schema not must be a schema map", %{}}},
+      {"not malformed", prop(%{"not" => 1}), {@v, "schema not must be a schema map", %{}}},
       {"items before not", prop(%{"not" => 1, "items" => 1}),
        {@v, "schema items must be a schema map", %{}}},
 
@@ -426,16 +428,16 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
 
       # The whole schema is checked
       {"unsupported in an unused oneOf branch",
-       prop(%{"oneOf" => [%{"type" => "string"}, %{"allOf" => []}]}),
-       {@u, kw, %{keyword: "allOf"}}},
+       prop(%{"oneOf" => [%{"type" => "string"}, %{"if" => %{}}]}), {@u, kw, %{keyword: "if"}}},
       {"unsupported in an absent property", %{"properties" => %{"never" => %{"const2" => 1}}},
        {@u, kw, %{keyword: "const2"}}},
-      {"unsupported in items", prop(%{"items" => %{"prefixItems" => []}}),
-       {@u, kw, %{keyword: "prefixItems"}}},
-      {"unsupported in not", prop(%{"not" => %{"$ref" => "#"}}), {@u, kw, %{keyword: "$ref"}}},
+      {"unsupported in items", prop(%{"items" => %{"contains" => %{}}}),
+       {@u, kw, %{keyword: "contains"}}},
+      {"unsupported in not", prop(%{"not" => %{"$ref" => "#/nope"}}),
+       {@u, kw, %{keyword: "$ref"}}},
       {"unsupported in additionalProperties",
-       %{"additionalProperties" => %{"propertyNames" => %{}}},
-       {@u, kw, %{keyword: "propertyNames"}}},
+       %{"additionalProperties" => %{"patternProperties" => %{}}},
+       {@u, kw, %{keyword: "patternProperties"}}},
       {"unsupported in anyOf", prop(%{"anyOf" => [%{}, %{"if" => %{}}]}),
        {@u, kw, %{keyword: "if"}}},
 
@@ -527,14 +529,14 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
        {@v, "schema description must be a string", %{}}},
       {"title before format", prop(%{"title" => 1, "format" => 1}),
        {@v, "schema title must be a string", %{}}},
-      {"exclusiveMinimum boolean", prop(%{"exclusiveMinimum" => true}),
+      {"exclusiveMinimum string", prop(%{"exclusiveMinimum" => "1"}),
        {@v, "schema exclusiveMinimum must be a number", %{}}},
       {"exclusiveMaximum string", prop(%{"exclusiveMaximum" => "1"}),
        {@v, "schema exclusiveMaximum must be a number", %{}}},
-      {"maximum before exclusiveMinimum", prop(%{"exclusiveMinimum" => true, "maximum" => "x"}),
+      {"maximum before exclusiveMinimum", prop(%{"exclusiveMinimum" => "x", "maximum" => "x"}),
        {@v, "schema maximum must be a number", %{}}},
       {"exclusiveMinimum before exclusiveMaximum",
-       prop(%{"exclusiveMaximum" => true, "exclusiveMinimum" => false}),
+       prop(%{"exclusiveMaximum" => nil, "exclusiveMinimum" => [1]}),
        {@v, "schema exclusiveMinimum must be a number", %{}}},
       {"maxLength negative", prop(%{"maxLength" => -1}),
        {@v, "schema maxLength must be a non-negative integer", %{}}},
@@ -557,7 +559,8 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
          "exclusiveMaximum" => 2 ** 70,
          "const" => "x"
        }), :ok},
-      {"still unsupported: allOf", %{"allOf" => [%{}]}, {@u, kw, %{keyword: "allOf"}}},
+      {"still unsupported: dependentSchemas", %{"dependentSchemas" => %{}},
+       {@u, kw, %{keyword: "dependentSchemas"}}},
       {"still unsupported: patternProperties", %{"patternProperties" => %{}},
        {@u, kw, %{keyword: "patternProperties"}}},
       {"still unsupported: maxProperties", %{"maxProperties" => 1},

@@ -240,12 +240,13 @@ fn compile_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 
 /// Validates against a compiled schema (a resource term) within `budget`;
 /// `None` when the budget ran out.
+/// `budget` `None` is the schema's own [`validate::walk_budget`] (dirty).
 fn check_compiled<'a>(
     env: Env<'a>,
     compiled: Term<'a>,
     arguments: Term<'a>,
     all_errors: bool,
-    budget: &Budget,
+    budget: Option<&Budget>,
 ) -> Option<Term<'a>> {
     let Ok(resource) = compiled.decode::<ResourceArc<CompiledResource>>() else {
         return Some(schema_failure(env, SchemaError::NotMaps));
@@ -253,7 +254,31 @@ fn check_compiled<'a>(
     if !is_map(arguments) {
         return Some(schema_failure(env, SchemaError::NotMaps));
     }
-    check_arguments(env, &resource.schema, arguments, all_errors, budget)
+    match budget {
+        Some(budget) => check_arguments(env, &resource.schema, arguments, all_errors, budget),
+        // The schema's walk budget is finite only with `$ref`; its end is
+        // the work-limit failure.
+        None => Some(
+            check_arguments(
+                env,
+                &resource.schema,
+                arguments,
+                all_errors,
+                &validate::walk_budget(&resource.schema),
+            )
+            .unwrap_or_else(|| work_limit(env, all_errors)),
+        ),
+    }
+}
+
+fn work_limit(env: Env<'_>, all_errors: bool) -> Term<'_> {
+    let error = validate::work_limit();
+    let error = if all_errors {
+        argument_errors(env, &[error])
+    } else {
+        argument_error(env, &error)
+    };
+    error_tuple(env, error)
 }
 
 /// The inline half of validating against a compiled schema; `:dirty` when
@@ -266,8 +291,14 @@ fn validate_compiled<'a>(
     all_errors: bool,
 ) -> Term<'a> {
     guarded(env, || {
-        check_compiled(env, compiled, arguments, all_errors, &Budget::new(INLINE_BUDGET))
-            .unwrap_or_else(|| dirty(env))
+        check_compiled(
+            env,
+            compiled,
+            arguments,
+            all_errors,
+            Some(&Budget::new(INLINE_BUDGET)),
+        )
+        .unwrap_or_else(|| dirty(env))
     })
 }
 
@@ -279,8 +310,7 @@ fn validate_compiled_dirty<'a>(
     all_errors: bool,
 ) -> Term<'a> {
     guarded(env, || {
-        check_compiled(env, compiled, arguments, all_errors, &Budget::unlimited())
-            .unwrap_or_else(|| unbudgeted_overrun(env))
+        check_compiled(env, compiled, arguments, all_errors, None).unwrap_or_else(|| unbudgeted_overrun(env))
     })
 }
 

@@ -84,6 +84,24 @@ pub enum SchemaError<V> {
     MalformedAnyOf,
     #[error("combining schema compositions is unsupported")]
     CombinedCompositions,
+    #[error("schema allOf must be a non-empty list")]
+    MalformedAllOf,
+    #[error("schema prefixItems must be a non-empty list")]
+    MalformedPrefixItems,
+    #[error("schema items must not be a list beside prefixItems")]
+    ItemsListBesidePrefixItems,
+    #[error("schema additionalItems must be a boolean or schema")]
+    MalformedAdditionalItems,
+    #[error("schema propertyNames must be a boolean or schema")]
+    MalformedPropertyNames,
+    #[error("schema dependentRequired must be a map of property name lists")]
+    MalformedDependentRequired,
+    #[error("schema {0} must be a map of schemas")]
+    MalformedDefinitions(&'static str),
+    #[error("schema $ref cycle does not descend into the arguments")]
+    RefCycle,
+    #[error("schema references expand beyond the supported size")]
+    RefExpansion,
     #[error("tool schema nesting exceeds the supported depth")]
     SchemaTooDeep,
     #[error("tool schema exceeds the supported compile budget")]
@@ -202,12 +220,22 @@ pub enum ArgumentError<V> {
     KeyNotString { path: PathBytes },
     #[error("tool argument nesting exceeds the supported depth")]
     TooDeep { path: PathBytes },
+    #[error("tool argument is not allowed")]
+    FalseSchema { path: PathBytes },
+    #[error("tool argument has duplicate items")]
+    DuplicateItems { path: PathBytes },
+    #[error("tool argument property name is not allowed")]
+    PropertyNameNotAllowed { path: PathBytes, key: V },
+    #[error("tool argument validation exceeds the supported work")]
+    WorkLimit { path: PathBytes },
 }
 
 impl<V> ArgumentError<V> {
     pub fn class(&self) -> Class {
         match self {
-            ArgumentError::PatternLimit { .. } | ArgumentError::TooDeep { .. } => Class::ExecutionFailure,
+            ArgumentError::PatternLimit { .. }
+            | ArgumentError::TooDeep { .. }
+            | ArgumentError::WorkLimit { .. } => Class::ExecutionFailure,
             _ => Class::Validation,
         }
     }
@@ -219,6 +247,7 @@ impl<V> ArgumentError<V> {
             self,
             ArgumentError::PatternLimit { .. }
                 | ArgumentError::TooDeep { .. }
+                | ArgumentError::WorkLimit { .. }
                 | ArgumentError::ImproperList { .. }
                 | ArgumentError::InvalidUtf8 { .. }
                 | ArgumentError::Struct { .. }
@@ -249,10 +278,28 @@ impl<V> ArgumentError<V> {
             ArgumentError::MissingRequired { property, .. } => ("property", Detail::Text(property)),
             ArgumentError::AdditionalNotAllowed { key, .. } => ("property", Detail::Term(*key)),
             ArgumentError::PatternLimit { .. } => ("reason", Detail::Reason("match_limit")),
+            ArgumentError::PropertyNameNotAllowed { key, .. } => ("property", Detail::Term(*key)),
+            ArgumentError::WorkLimit { .. } => ("reason", Detail::Reason("work")),
             _ => return details,
         };
         details.push((key, value));
         details
+    }
+
+    /// An aborting error met on another value (a key's name, checked by
+    /// `propertyNames`), reported at `path`.
+    pub fn at<W>(&self, path: PathBytes) -> ArgumentError<W> {
+        match self {
+            ArgumentError::PatternLimit { .. } => ArgumentError::PatternLimit { path },
+            ArgumentError::TooDeep { .. } => ArgumentError::TooDeep { path },
+            ArgumentError::WorkLimit { .. } => ArgumentError::WorkLimit { path },
+            ArgumentError::InvalidUtf8 { .. } => ArgumentError::InvalidUtf8 { path },
+            ArgumentError::ImproperList { .. } => ArgumentError::ImproperList { path },
+            ArgumentError::Struct { .. } => ArgumentError::Struct { path },
+            ArgumentError::KeyNotString { .. } => ArgumentError::KeyNotString { path },
+            // Not aborting: no such error is carried over; refuse.
+            _ => ArgumentError::NoAnyOfMatch { path },
+        }
     }
 
     pub fn path(&self) -> &[u8] {
@@ -279,7 +326,11 @@ impl<V> ArgumentError<V> {
             | ArgumentError::InvalidUtf8 { path }
             | ArgumentError::Struct { path }
             | ArgumentError::KeyNotString { path }
-            | ArgumentError::TooDeep { path } => path,
+            | ArgumentError::TooDeep { path }
+            | ArgumentError::FalseSchema { path }
+            | ArgumentError::DuplicateItems { path }
+            | ArgumentError::PropertyNameNotAllowed { path, .. }
+            | ArgumentError::WorkLimit { path } => path,
         }
     }
 }

@@ -3,18 +3,51 @@
 //! Paths and error details are built only when a check fails, and
 //! composition branches are asked "does it match?" without building errors.
 
+mod unique;
+
 use std::cell::RefCell;
 use std::cmp::Ordering;
 
 pub use crate::budget::{Budget, OverBudget};
 use crate::error::{ArgumentError, PathBytes};
-use crate::schema::{Additional, CompiledSchema, Count, Node, ObjectRules, OnePass, TypeSet};
-use crate::value::{equals, Datum, Kind, ListLength, Number, Shape, Value};
+use crate::schema::{Additional, CompiledSchema, Count, Node, NodeId, ObjectRules, OnePass, TypeSet};
+use crate::value::{equals, Datum, Kind, ListLength, Number, Shape, Text, Value};
 
 /// Deepest argument value the validator descends to (the root arguments map
 /// is level 0). Tool calls nest a handful of levels; the bound keeps the
 /// walk's recursion far inside a dirty scheduler's stack.
 pub const MAX_ARGUMENT_DEPTH: usize = 64;
+
+/// Most frames the walk may stack at once: a level of the arguments, or a
+/// step that stays on the same value (a composition branch, an `allOf`
+/// entry, a `$ref`). Schemas without `$ref` stay below it (their nesting is
+/// bounded by `MAX_SCHEMA_DEPTH`); with references, past it the walk stops
+/// with the depth error. It fits a dirty scheduler's stack.
+pub const MAX_WALK_FRAMES: usize = 192;
+
+/// The work a validation against a schema with `$ref` may do, in budget
+/// units (about one per value visited: 20,000,000 is about a second here).
+/// References can make a small schema visit a value many times; past the
+/// limit the validation stops with an `:execution_failure`. Without `$ref`
+/// the work is bounded by the schema's and the arguments' sizes, and
+/// unlimited.
+pub const REF_WALK_BUDGET: u64 = 20_000_000;
+
+/// The work budget of an unbudgeted validation of this schema.
+pub fn walk_budget(schema: &CompiledSchema) -> Budget {
+    if schema.has_refs {
+        Budget::new(REF_WALK_BUDGET)
+    } else {
+        Budget::unlimited()
+    }
+}
+
+/// The failure of a validation whose [`walk_budget`] ran out.
+pub fn work_limit<V>() -> ArgumentError<V> {
+    ArgumentError::WorkLimit {
+        path: b"$arguments".to_vec(),
+    }
+}
 
 /// Where a value sits in the arguments; rendered only for an error.
 #[derive(Clone, Copy)]
@@ -126,13 +159,10 @@ pub enum Outcome<E> {
 /// Validates arguments (already known to be a map) against a compiled
 /// schema; the first failure in the contract's order.
 pub fn validate<'a, V: Value<'a>>(schema: &CompiledSchema, arguments: V) -> Result<(), ArgumentError<V>> {
-    match validate_within(schema, arguments, &Budget::unlimited()) {
+    match validate_within(schema, arguments, &walk_budget(schema)) {
         Outcome::Valid => Ok(()),
         Outcome::Invalid(error) => Err(error),
-        // An unlimited budget cannot run out; refuse rather than accept.
-        Outcome::OverBudget => Err(ArgumentError::NoAnyOfMatch {
-            path: b"$arguments".to_vec(),
-        }),
+        Outcome::OverBudget => Err(work_limit()),
     }
 }
 
@@ -156,12 +186,10 @@ pub fn validate_in_order<'a, V: Value<'a>>(
     schema: &CompiledSchema,
     arguments: V,
 ) -> Result<(), ArgumentError<V>> {
-    match in_order(schema, arguments, &Budget::unlimited()) {
+    match in_order(schema, arguments, &walk_budget(schema)) {
         Outcome::Valid => Ok(()),
         Outcome::Invalid(error) => Err(error),
-        Outcome::OverBudget => Err(ArgumentError::NoAnyOfMatch {
-            path: b"$arguments".to_vec(),
-        }),
+        Outcome::OverBudget => Err(work_limit()),
     }
 }
 
@@ -171,11 +199,8 @@ fn in_order<'a, V: Value<'a>>(
     budget: &Budget,
 ) -> Outcome<ArgumentError<V>> {
     let root = root_path();
-    let walk = Walk {
-        mode: Mode::First,
-        budget,
-    };
-    match walk.check(&schema.root, arguments, &root, 0) {
+    let walk = Walk::new(Mode::First, budget, schema);
+    match walk.check_root(schema, arguments, &root) {
         Ok(()) => Outcome::Valid,
         Err(Failure::Error(error)) => Outcome::Invalid(*error),
         Err(Failure::OverBudget) => Outcome::OverBudget,
@@ -194,12 +219,10 @@ pub fn validate_all<'a, V: Value<'a>>(
     schema: &CompiledSchema,
     arguments: V,
 ) -> Result<(), Vec<ArgumentError<V>>> {
-    match validate_all_within(schema, arguments, &Budget::unlimited()) {
+    match validate_all_within(schema, arguments, &walk_budget(schema)) {
         Outcome::Valid => Ok(()),
         Outcome::Invalid(errors) => Err(errors),
-        Outcome::OverBudget => Err(vec![ArgumentError::NoAnyOfMatch {
-            path: b"$arguments".to_vec(),
-        }]),
+        Outcome::OverBudget => Err(vec![work_limit()]),
     }
 }
 
@@ -214,11 +237,8 @@ pub fn validate_all_within<'a, V: Value<'a>>(
         return outcome;
     }
     let collector = RefCell::new(Vec::new());
-    let walk = Walk {
-        mode: Mode::Collect(&collector),
-        budget,
-    };
-    let outcome = walk.check(&schema.root, arguments, &root, 0);
+    let walk = Walk::new(Mode::Collect(&collector), budget, schema);
+    let outcome = walk.check_root(schema, arguments, &root);
     let mut errors = collector.into_inner();
     match outcome {
         Ok(()) | Err(Failure::Full) => {}
@@ -241,11 +261,8 @@ fn optimistic<'a, V: Value<'a>, E>(
     arguments: V,
     budget: &Budget,
 ) -> Option<Outcome<E>> {
-    let walk = Walk {
-        mode: Mode::Optimistic,
-        budget,
-    };
-    match walk.check(&schema.root, arguments, &root_path(), 0) {
+    let walk = Walk::new(Mode::Optimistic, budget, schema);
+    match walk.check_root(schema, arguments, &root_path()) {
         Ok(()) => Some(Outcome::Valid),
         Err(Failure::OverBudget) => Some(Outcome::OverBudget),
         Err(Failure::Mismatch | Failure::Error(_) | Failure::Full) => None,
@@ -283,6 +300,11 @@ impl<V> Copy for Mode<'_, V> {}
 struct Walk<'c, V> {
     mode: Mode<'c, V>,
     budget: &'c Budget,
+    /// The schema's arena.
+    nodes: &'c [Node],
+    /// Frames stacked by steps that stay on the same value (see
+    /// [`MAX_WALK_FRAMES`]).
+    hops: usize,
 }
 
 /// The JSON types a value has, as `TypeSet` bits.
@@ -304,6 +326,58 @@ fn number_datum(n: &Number) -> Datum {
 }
 
 impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
+    fn new(mode: Mode<'c, V>, budget: &'c Budget, schema: &'c CompiledSchema) -> Walk<'c, V> {
+        Walk {
+            mode,
+            budget,
+            nodes: schema.nodes(),
+            hops: 0,
+        }
+    }
+
+    /// The same walk in another mode.
+    fn with_mode(self, mode: Mode<'c, V>) -> Walk<'c, V> {
+        Walk { mode, ..self }
+    }
+
+    fn check_root(self, schema: &CompiledSchema, value: V, path: &Path<'_, V>) -> Check<V> {
+        self.check_id(schema.root(), value, path, 0)
+    }
+
+    /// A node of the arena; one that is not there (never, by construction)
+    /// refuses the value.
+    #[inline(always)]
+    fn node(self, id: NodeId, path: &Path<'_, V>) -> Result<&'c Node, Failure<V>> {
+        match self.nodes.get(id.index()) {
+            Some(node) => Ok(node),
+            None => Err(Self::missing_node(path)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn missing_node(path: &Path<'_, V>) -> Failure<V> {
+        Self::abort(ArgumentError::NoAnyOfMatch { path: path.render() })
+    }
+
+    #[inline(always)]
+    fn check_id(self, id: NodeId, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        self.check(self.node(id, path)?, value, path, depth)
+    }
+
+    /// The walk one frame further on the same value; past
+    /// [`MAX_WALK_FRAMES`], the depth error.
+    #[inline]
+    fn hop(self, path: &Path<'_, V>, depth: usize) -> Result<Walk<'c, V>, Failure<V>> {
+        if depth + self.hops >= MAX_WALK_FRAMES {
+            return Err(Self::too_deep(path));
+        }
+        Ok(Walk {
+            hops: self.hops + 1,
+            ..self
+        })
+    }
+
     /// A `:validation` failure: ends a first-error walk with the error, ends
     /// a probe with a bare mismatch, and is recorded by an all-errors walk,
     /// which goes on until its cap.
@@ -398,6 +472,9 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// Every keyword after `type`, in the contract's order.
     #[inline(never)]
     fn check_keywords(self, node: &Node, value: V, kind: Kind, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        if node.never {
+            return self.report(|| ArgumentError::FalseSchema { path: path.render() });
+        }
         if let Some(choices) = &node.choices {
             self.budget.charge(choices.all.len() as u64)?;
             if !choices.contain(value) {
@@ -415,7 +492,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         if !node.any_of.is_empty() {
             let mut matched = false;
             for branch in &node.any_of {
-                if self.probe_branch(branch, value, path, depth)? {
+                if self.probe_branch(*branch, value, path, depth)? {
                     matched = true;
                     break;
                 }
@@ -427,7 +504,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         if !node.one_of.is_empty() {
             let mut matches = 0;
             for branch in &node.one_of {
-                if self.probe_branch(branch, value, path, depth)? {
+                if self.probe_branch(*branch, value, path, depth)? {
                     matches += 1;
                     if matches > 1 {
                         break;
@@ -438,9 +515,17 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 self.report(|| ArgumentError::NotExactlyOneOf { path: path.render() })?;
             }
         }
-        if let Some(negated) = &node.not {
+        if let Some(negated) = node.not {
             if self.probe_branch(negated, value, path, depth)? {
                 self.report(|| ArgumentError::MatchesNot { path: path.render() })?;
+            }
+        }
+        // `allOf` entries and the `$ref` target apply in place: their own
+        // failures are the value's.
+        if !node.all_of.is_empty() || node.reference.is_some() {
+            let inner = self.hop(path, depth)?;
+            for entry in node.all_of.iter().chain(&node.reference) {
+                inner.check_id(*entry, value, path, depth)?;
             }
         }
         Ok(())
@@ -450,11 +535,13 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// are; only a `:validation` failure is a mismatch.
     fn probe_branch(
         self,
-        branch: &Node,
+        branch: NodeId,
         value: V,
         path: &Path<'_, V>,
         depth: usize,
     ) -> Result<bool, Failure<V>> {
+        let branch = self.node(branch, path)?;
+        let walk = self.hop(path, depth)?;
         // A branch whose `type` excludes the value fails at its first check,
         // in any walk (the depth was checked with the composition's value).
         if let Some(types) = &branch.types {
@@ -463,10 +550,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             }
         }
         if let Mode::Optimistic = self.mode {
-            let attempt = Walk {
-                mode: Mode::OptimisticBranch,
-                budget: self.budget,
-            };
+            let attempt = walk.with_mode(Mode::OptimisticBranch);
             // A success is final; a failure may be a mismatch or an aborting
             // error, which only the ordered probe below tells apart.
             match attempt.check(branch, value, path, depth) {
@@ -475,10 +559,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 Err(Failure::Mismatch | Failure::Error(_) | Failure::Full) => {}
             }
         }
-        let probe = Walk {
-            mode: Mode::Probe,
-            budget: self.budget,
-        };
+        let probe = walk.with_mode(Mode::Probe);
         match probe.check(branch, value, path, depth) {
             Ok(()) => Ok(true),
             Err(Failure::Mismatch) => Ok(false),
@@ -597,11 +678,57 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             (|path, limit| ArgumentError::TooManyItems { path, limit }) as Bound<V>,
         );
         self.check_count(length as u64, bounds, errors, path)?;
-        if let Some(items) = &node.items {
-            for (index, item) in value.list_items().enumerate() {
-                let item_path = path.child(Segment::Index(index));
-                self.check(items, item, &item_path, depth + 1)?;
+        if node.unique_items {
+            self.check_unique(value, length, path, depth)?;
+        }
+        let prefix = &node.prefix_items;
+        if prefix.is_empty() && node.items.is_none() {
+            return Ok(());
+        }
+        for (index, item) in value.list_items().enumerate() {
+            let schema = match prefix.get(index) {
+                Some(schema) => *schema,
+                None => match node.items {
+                    Some(schema) => schema,
+                    None => break,
+                },
+            };
+            let item_path = path.child(Segment::Index(index));
+            self.check_id(schema, item, &item_path, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// `uniqueItems: true`: the elements' keys (see `unique`), sorted, hold
+    /// no two equal. Elements that have no key (terms that are not JSON)
+    /// cannot be compared: the list is refused as if they were equal.
+    #[inline(never)]
+    fn check_unique(self, value: V, length: usize, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        let depth_left = MAX_ARGUMENT_DEPTH.saturating_sub(depth);
+        let mut keys = Vec::with_capacity(length);
+        let mut comparable = true;
+        for (index, item) in value.list_items().enumerate() {
+            let mut key = Vec::new();
+            match unique::write_key(item, depth_left, &mut key) {
+                Ok(()) => {}
+                Err(unique::NoKey::TooDeep) => {
+                    return Err(Self::too_deep(&path.child(Segment::Index(index))))
+                }
+                Err(unique::NoKey::NotJson) => {
+                    comparable = false;
+                    break;
+                }
             }
+            self.budget.charge(1 + key.len() as u64 / 16)?;
+            keys.push(key);
+        }
+        // Sorting compares keys about log2(n) times each.
+        self.budget.charge(
+            (keys.len() as u64).saturating_mul(u64::from(usize::BITS - keys.len().leading_zeros())),
+        )?;
+        keys.sort_unstable();
+        if !comparable || keys.windows(2).any(|pair| pair.first() == pair.get(1)) {
+            self.report(|| ArgumentError::DuplicateItems { path: path.render() })?;
         }
         Ok(())
     }
@@ -636,7 +763,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 seen |= entry.bit;
                 if let Some(property) = entry.property.and_then(|index| rules.properties.get(index)) {
                     let item_path = path.child(Segment::Property(&property.name));
-                    self.check(&property.schema, item, &item_path, depth + 1)?;
+                    self.check_id(property.schema, item, &item_path, depth + 1)?;
                     continue;
                 }
             }
@@ -645,7 +772,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 Additional::Deny => return Err(Failure::Mismatch),
                 Additional::Schema(schema) => {
                     let item_path = path.child(Segment::Key(key));
-                    self.check(schema, item, &item_path, depth + 1)?;
+                    self.check_id(*schema, item, &item_path, depth + 1)?;
                 }
             }
         }
@@ -690,6 +817,19 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 })?;
             }
         }
+        for dependent in &rules.dependent {
+            if by_name.get(dependent.slot).copied().flatten().is_none() {
+                continue;
+            }
+            for required in &dependent.required {
+                if by_name.get(required.slot).copied().flatten().is_none() {
+                    self.report(|| ArgumentError::MissingRequired {
+                        path: path.render(),
+                        property: required.name.clone(),
+                    })?;
+                }
+            }
+        }
 
         for (index, property) in rules.properties.iter().enumerate() {
             let by_own_atom = match property.atom {
@@ -699,14 +839,64 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             let found = by_own_atom.or_else(|| by_name.get(property.slot).copied().flatten());
             if let Some(item) = found {
                 let item_path = path.child(Segment::Property(&property.name));
-                self.check(&property.schema, item, &item_path, depth + 1)?;
+                self.check_id(property.schema, item, &item_path, depth + 1)?;
             }
         }
 
-        if !has_extra {
-            return Ok(());
+        if has_extra {
+            self.check_additional(rules, value, path, depth)?;
         }
-        self.check_additional(rules, value, path, depth)
+        if let Some(names) = rules.property_names {
+            self.check_property_names(names, value, path, depth)?;
+        }
+        Ok(())
+    }
+
+    /// `propertyNames`: each key of the map (in its order), as a string,
+    /// against the schema. A key that fails is reported as written; an
+    /// aborting failure inside (a pattern's work limit) ends the walk at
+    /// the map's path.
+    #[inline(never)]
+    fn check_property_names(self, names: NodeId, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        let schema = self.node(names, path)?;
+        for (key, _) in value.map_entries() {
+            let owned;
+            let name: &[u8] = match key.shape() {
+                Shape::Binary(bytes) => bytes,
+                Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+                    owned = key.atom_name().unwrap_or_default();
+                    owned.as_bytes()
+                }
+                Shape::Number(Number::Int(n)) => {
+                    owned = n.to_string();
+                    owned.as_bytes()
+                }
+                Shape::Number(Number::Big(n)) => {
+                    owned = n.to_string();
+                    owned.as_bytes()
+                }
+                _ => return Err(Self::abort(ArgumentError::KeyNotString { path: path.render() })),
+            };
+            let probe: Walk<'_, Text<'_>> = Walk {
+                mode: Mode::Probe,
+                budget: self.budget,
+                nodes: self.nodes,
+                hops: self.hops,
+            };
+            let key_path = root_path();
+            match probe.check(schema, Text(name), &key_path, depth + 1) {
+                Ok(()) => {}
+                Err(Failure::OverBudget) => return Err(Failure::OverBudget),
+                Err(Failure::Error(error)) if error.is_aborting() => {
+                    return Err(Self::abort(error.at(path.render())));
+                }
+                Err(_) => self.report(|| ArgumentError::PropertyNameNotAllowed {
+                    path: path.render(),
+                    key,
+                })?,
+            }
+        }
+        Ok(())
     }
 
     /// The keys no property names, in argument order, against
@@ -739,7 +929,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                         _ => return Err(Self::abort(ArgumentError::KeyNotString { path: path.render() })),
                     }
                     let item_path = path.child(Segment::Key(key));
-                    self.check(schema, item, &item_path, depth + 1)?;
+                    self.check_id(*schema, item, &item_path, depth + 1)?;
                 }
                 Ok(())
             }

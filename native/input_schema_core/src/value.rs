@@ -127,6 +127,48 @@ pub trait Value<'a>: Copy + Debug + 'a {
     fn atom_id(self) -> Option<AtomId>;
 }
 
+/// A string that is not a term of the caller: a map key's name, which
+/// `propertyNames` validates as a string (an atom key by its name).
+#[derive(Debug, Clone, Copy)]
+pub struct Text<'t>(pub &'t [u8]);
+
+impl<'t> Value<'t> for Text<'t> {
+    type Items = std::iter::Empty<Text<'t>>;
+    type Entries = std::iter::Empty<(Text<'t>, Text<'t>)>;
+
+    fn shape(self) -> Shape<'t> {
+        Shape::Binary(self.0)
+    }
+
+    fn list_len(self) -> Option<usize> {
+        None
+    }
+
+    fn list_items(self) -> Self::Items {
+        std::iter::empty()
+    }
+
+    fn map_entries(self) -> Self::Entries {
+        std::iter::empty()
+    }
+
+    fn map_len(self) -> usize {
+        0
+    }
+
+    fn is_struct(self) -> bool {
+        false
+    }
+
+    fn atom_name(self) -> Option<String> {
+        None
+    }
+
+    fn atom_id(self) -> Option<AtomId> {
+        None
+    }
+}
+
 /// A list's length as far as it was counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListLength {

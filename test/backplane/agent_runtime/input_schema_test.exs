@@ -37,7 +37,7 @@ defmodule Backplane.AgentRuntime.InputSchemaTest do
     end
 
     test "validate/2 preflights the whole schema before reading arguments" do
-      schema = %{"properties" => %{"a" => %{"type" => "string"}, "b" => %{"$ref" => "#"}}}
+      schema = %{"properties" => %{"a" => %{"type" => "string"}, "b" => %{"$ref" => "#/nope"}}}
 
       assert_result(
         InputSchema.validate(schema, %{"a" => 1}),

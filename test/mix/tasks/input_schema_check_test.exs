@@ -39,7 +39,7 @@ defmodule Mix.Tasks.InputSchema.CheckTest do
 
   @mixed_rows [
     "ok_tool      supported",
-    "ref_tool     unsupported  keyword \"$defs\" at /$defs",
+    "ref_tool     unsupported  keyword \"$ref\" at /properties/a/$ref",
     "date_tool    unsupported  type \"date\" at /properties/when/type",
     "bad_min      malformed    schema minimum must be a number at /properties/n/minimum",
     "null_schema  malformed    tool schema must be a map at the schema root",
@@ -92,8 +92,8 @@ defmodule Mix.Tasks.InputSchema.CheckTest do
              "status" => "unsupported",
              "class" => "unsupported_capability",
              "message" => "schema keyword is unsupported",
-             "keyword" => "$defs",
-             "pointer" => "/$defs"
+             "keyword" => "$ref",
+             "pointer" => "/properties/a/$ref"
            }
 
     assert Enum.at(report["tools"], 3)["pointer"] == "/properties/n/minimum"

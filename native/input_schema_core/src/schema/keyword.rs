@@ -41,10 +41,21 @@ pub enum Keyword {
     Deprecated,
     ReadOnly,
     WriteOnly,
+    /// `$ref`: a JSON Pointer into the same document (see `refs`).
+    Ref,
+    /// `$defs` and the draft-07 `definitions`: maps of schemas.
+    Defs,
+    Definitions,
+    AllOf,
+    PrefixItems,
+    AdditionalItems,
+    UniqueItems,
+    PropertyNames,
+    DependentRequired,
 }
 
 /// Number of keywords, for per-schema slot tables.
-pub const KEYWORD_COUNT: usize = 33;
+pub const KEYWORD_COUNT: usize = 42;
 
 impl Keyword {
     pub fn from_name(name: &[u8]) -> Option<Keyword> {
@@ -82,6 +93,15 @@ impl Keyword {
             b"deprecated" => Keyword::Deprecated,
             b"readOnly" => Keyword::ReadOnly,
             b"writeOnly" => Keyword::WriteOnly,
+            b"$ref" => Keyword::Ref,
+            b"$defs" => Keyword::Defs,
+            b"definitions" => Keyword::Definitions,
+            b"allOf" => Keyword::AllOf,
+            b"prefixItems" => Keyword::PrefixItems,
+            b"additionalItems" => Keyword::AdditionalItems,
+            b"uniqueItems" => Keyword::UniqueItems,
+            b"propertyNames" => Keyword::PropertyNames,
+            b"dependentRequired" => Keyword::DependentRequired,
             _ => return None,
         })
     }
@@ -121,6 +141,15 @@ impl Keyword {
             Keyword::Deprecated => "deprecated",
             Keyword::ReadOnly => "readOnly",
             Keyword::WriteOnly => "writeOnly",
+            Keyword::Ref => "$ref",
+            Keyword::Defs => "$defs",
+            Keyword::Definitions => "definitions",
+            Keyword::AllOf => "allOf",
+            Keyword::PrefixItems => "prefixItems",
+            Keyword::AdditionalItems => "additionalItems",
+            Keyword::UniqueItems => "uniqueItems",
+            Keyword::PropertyNames => "propertyNames",
+            Keyword::DependentRequired => "dependentRequired",
         }
     }
 

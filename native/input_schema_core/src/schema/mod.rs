@@ -3,18 +3,23 @@
 //! immutable tree (`Node`) that the validator walks. It knows nothing of the
 //! BEAM and nothing of arguments.
 
+mod arrays;
+mod cycles;
 mod keyword;
+mod object;
+mod refs;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::budget::Budget;
 use crate::error::{BudgetReason, SchemaError};
 use crate::pattern::{Pattern, PatternError};
-use crate::value::{equals, AtomId, Datum, DatumError, Number, Shape, Value};
+use crate::value::{equals, Datum, DatumError, Number, Shape, Value};
 
 pub use keyword::{Keyword, TypeSet, KEYWORD_COUNT};
+pub use object::{Additional, Dependent, Name, NameKey, ObjectRules, OnePass, Property, Required};
 
 /// Deepest schema accepted, counted in nested maps and lists of the schema
 /// term (a `properties` level costs two: the properties map and the property
@@ -35,94 +40,6 @@ pub struct Count {
 pub struct Types {
     pub set: TypeSet,
     pub written: Datum,
-}
-
-/// What happens to keys not named in `properties`.
-#[derive(Debug)]
-pub enum Additional {
-    Allow,
-    Deny,
-    Schema(Box<Node>),
-}
-
-/// A property schema with everything its lookup needs.
-#[derive(Debug)]
-pub struct Property {
-    /// The name's string form (an atom by its name), as used in paths.
-    pub name: Box<[u8]>,
-    /// Set when the name was written as an atom.
-    pub atom: Option<AtomId>,
-    /// Index into the object's name slots.
-    pub slot: usize,
-    pub schema: Box<Node>,
-}
-
-/// A `required` name and its slot.
-#[derive(Debug)]
-pub struct Required {
-    pub name: Box<[u8]>,
-    pub slot: usize,
-}
-
-/// A name's length and first eight bytes (zero-padded): for the names of
-/// eight bytes or fewer that most tool schemas use, equal keys mean equal
-/// names, so a lookup compares two words and no bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NameKey {
-    head: u64,
-    len: usize,
-}
-
-impl NameKey {
-    const HEAD: usize = 8;
-
-    /// Reads the head in at most three loads and no loop. Overlapping
-    /// loads put equal bytes at equal places, so OR-ing them is exact.
-    #[inline]
-    fn of(name: &[u8]) -> NameKey {
-        let len = name.len();
-        let head = if let Some(word) = name.first_chunk::<8>() {
-            u64::from_le_bytes(*word)
-        } else if len >= 4 {
-            let low = name.first_chunk::<4>().map_or(0, |b| u32::from_le_bytes(*b));
-            let high = name.last_chunk::<4>().map_or(0, |b| u32::from_le_bytes(*b));
-            u64::from(low) | u64::from(high) << (8 * (len - 4))
-        } else if let (Some(first), Some(last)) = (name.first(), name.last()) {
-            let middle = name.get(len / 2).copied().unwrap_or(0);
-            u64::from(*first) | u64::from(middle) << (8 * (len / 2)) | u64::from(*last) << (8 * (len - 1))
-        } else {
-            0
-        };
-        NameKey { head, len }
-    }
-
-    /// Whether two names with equal keys are equal: the key covers names of
-    /// up to eight bytes; up to sixteen, their last eight bytes (overlapping
-    /// the head) settle it in one comparison; past that, the bytes after the
-    /// head are compared.
-    #[inline]
-    fn same_rest(key: NameKey, a: &[u8], b: &[u8]) -> bool {
-        if key.len <= NameKey::HEAD {
-            true
-        } else if key.len <= 2 * NameKey::HEAD {
-            a.last_chunk::<8>() == b.last_chunk::<8>()
-        } else {
-            a.get(NameKey::HEAD..) == b.get(NameKey::HEAD..)
-        }
-    }
-}
-
-/// A distinct string form among property and required names.
-#[derive(Debug)]
-pub struct Name {
-    pub key: NameKey,
-    pub slot: usize,
-    /// The slot as a bit, for the one-pass check's set of names seen (zero
-    /// past the 64th slot, where that check does not apply).
-    pub bit: u64,
-    /// The property carrying this form: the first, if several do.
-    pub property: Option<usize>,
-    pub bytes: Box<[u8]>,
 }
 
 /// The choices of an `enum`, with the string ones keyed for a lookup that
@@ -168,87 +85,19 @@ impl Choices {
     }
 }
 
-/// Object keywords of one schema, compiled for a single pass over the
-/// argument map: every distinct string form among property and required
-/// names has a slot, found in `names`.
-#[derive(Debug)]
-pub struct ObjectRules {
-    pub properties: Vec<Property>,
-    pub required: Vec<Required>,
-    /// Sorted by string form.
-    pub names: Vec<Name>,
-    pub additional: Additional,
-    /// Set when a one-pass check applies (see `OnePass`).
-    pub one_pass: Option<OnePass>,
-}
+/// A node of a compiled schema's arena ([`CompiledSchema::node`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(u32);
 
-/// For a check in one pass over the argument map, in its order: the
-/// required slots as a bit set. Built when there are at most 64 slots and
-/// no two properties share a string form (a property written as an atom and
-/// one as a string), so that a name leads to exactly one property.
-#[derive(Debug)]
-pub struct OnePass {
-    pub required: u64,
-}
-
-impl OnePass {
-    fn of(properties: &[Property], required: &[Required], names: &[Name]) -> Option<OnePass> {
-        if names.len() > 64 {
-            return None;
-        }
-        let mut taken = vec![false; names.len()];
-        for property in properties {
-            let cell = taken.get_mut(property.slot)?;
-            if std::mem::replace(cell, true) {
-                return None;
-            }
-        }
-        let bit_of = |slot: usize| names.iter().find(|n| n.slot == slot).map(|n| n.bit);
-        let mut bits = 0u64;
-        for r in required {
-            bits |= bit_of(r.slot)?;
-        }
-        Some(OnePass { required: bits })
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
     }
 }
 
-impl ObjectRules {
-    pub fn slot_count(&self) -> usize {
-        self.names.len()
-    }
-
-    /// The entry of a string form. Tool schemas have a handful of
-    /// properties: a scan that compares `NameKey`s (and the bytes past the
-    /// eighth only for longer names) beats a binary search's full
-    /// comparisons; large objects use the search.
-    #[inline(always)]
-    pub fn find(&self, name: &[u8]) -> Option<&Name> {
-        if self.names.len() > 16 {
-            return self.search(name);
-        }
-        let key = NameKey::of(name);
-        self.names
-            .iter()
-            .find(|n| n.key == key && NameKey::same_rest(key, &n.bytes, name))
-    }
-
-    #[inline(never)]
-    fn search(&self, name: &[u8]) -> Option<&Name> {
-        let at = self.names.binary_search_by(|n| (*n.bytes).cmp(name)).ok()?;
-        self.names.get(at)
-    }
-
-    /// The property written as this atom, if any.
-    pub fn find_atom(&self, atom: AtomId) -> Option<usize> {
-        self.properties.iter().position(|p| p.atom == Some(atom))
-    }
-
-    fn is_trivial(&self) -> bool {
-        self.properties.is_empty() && self.required.is_empty() && matches!(self.additional, Additional::Allow)
-    }
-}
-
-/// A compiled (sub)schema.
+/// A compiled (sub)schema. Subschemas are nodes of the schema's arena, so a
+/// `$ref` is an edge to the node it names: each schema is compiled once and
+/// shared, and recursion makes the arena a graph.
 #[derive(Debug, Default)]
 pub struct Node {
     pub types: Option<Types>,
@@ -263,13 +112,22 @@ pub struct Node {
     pub pattern: Option<Arc<Pattern>>,
     pub min_items: Option<Count>,
     pub max_items: Option<Count>,
-    pub items: Option<Box<Node>>,
+    /// `uniqueItems: true`.
+    pub unique_items: bool,
+    /// `prefixItems`, or a draft-07 list `items`: one schema per leading element.
+    pub prefix_items: Vec<NodeId>,
+    /// The schema of every element past `prefix_items`: `items` (a schema),
+    /// or `additionalItems` after a list `items`.
+    pub items: Option<NodeId>,
     pub object: Option<Box<ObjectRules>>,
-    #[allow(clippy::vec_box)]
-    pub any_of: Vec<Box<Node>>,
-    #[allow(clippy::vec_box)]
-    pub one_of: Vec<Box<Node>>,
-    pub not: Option<Box<Node>>,
+    pub any_of: Vec<NodeId>,
+    pub one_of: Vec<NodeId>,
+    pub all_of: Vec<NodeId>,
+    pub not: Option<NodeId>,
+    /// The node a `$ref` names (linked once every node exists).
+    pub reference: Option<NodeId>,
+    /// The boolean schema `false`: nothing matches it.
+    pub never: bool,
     /// The array step applies to lists (an array keyword or `type` names array).
     pub checks_arrays: bool,
     /// The object step applies to maps (an object keyword or `type` names object).
@@ -281,8 +139,8 @@ pub struct Node {
     /// Nothing but `type` applies (and the UTF-8 check every binary gets):
     /// the validator's fast path.
     pub plain: bool,
-    /// `enum`, `const`, `anyOf`, `oneOf` or `not` applies: the validator's
-    /// general path.
+    /// `enum`, `const`, a composition, `$ref` or `false` applies: the
+    /// validator's general path.
     pub compound: bool,
 }
 
@@ -292,56 +150,48 @@ impl Node {
     }
 }
 
-/// A whole tool schema, compiled.
+/// A whole tool schema, compiled: an arena of nodes and its root.
 #[derive(Debug)]
 pub struct CompiledSchema {
-    pub root: Node,
+    nodes: Vec<Node>,
+    root: NodeId,
     /// What compiling it spent of [`COMPILE_BUDGET`].
     pub compile_units: u64,
+    /// Whether the schema has a `$ref` (validation then has a work limit).
+    pub has_refs: bool,
 }
 
 impl CompiledSchema {
     /// Approximate heap bytes held, for cache accounting.
     pub fn approximate_bytes(&self) -> usize {
-        std::mem::size_of::<CompiledSchema>() + self.root.approximate_bytes()
+        std::mem::size_of::<CompiledSchema>() + self.nodes.iter().map(Node::approximate_bytes).sum::<usize>()
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(id.index())
     }
 }
 
 impl Node {
     fn approximate_bytes(&self) -> usize {
         let datum = |d: &Datum| d.approximate_bytes();
-        let node = std::mem::size_of::<Node>();
+        let ids = std::mem::size_of::<NodeId>();
         let types = self.types.as_ref().map_or(0, |t| datum(&t.written));
         let choices = self.choices.as_ref().map_or(0, |c| c.all.iter().map(datum).sum());
         let constant = self.constant.as_ref().map_or(0, datum);
         let pattern = self.pattern.as_ref().map_or(0, |p| p.memory_usage());
-        let items = self.items.as_ref().map_or(0, |n| n.approximate_bytes());
-        let not = self.not.as_ref().map_or(0, |n| n.approximate_bytes());
-        let branches: usize = self
-            .any_of
-            .iter()
-            .chain(&self.one_of)
-            .map(|n| n.approximate_bytes())
-            .sum();
-        let object = self.object.as_ref().map_or(0, |o| {
-            let properties: usize = o
-                .properties
-                .iter()
-                .map(|p| p.name.len() + std::mem::size_of::<Property>() + p.schema.approximate_bytes())
-                .sum();
-            let names: usize = o
-                .names
-                .iter()
-                .map(|n| n.bytes.len() + std::mem::size_of::<Name>())
-                .sum();
-            let required: usize = o.required.iter().map(|r| r.name.len() + 32).sum();
-            let additional = match &o.additional {
-                Additional::Schema(n) => n.approximate_bytes(),
-                _ => 0,
-            };
-            properties + names + required + additional
-        });
-        node + types + choices + constant + pattern + items + not + branches + object
+        let lists =
+            ids * (self.prefix_items.len() + self.any_of.len() + self.one_of.len() + self.all_of.len());
+        let object = self.object.as_ref().map_or(0, |o| o.approximate_bytes());
+        std::mem::size_of::<Node>() + types + choices + constant + pattern + lists + object
     }
 }
 
@@ -357,23 +207,33 @@ enum Step<'p> {
 }
 
 /// Where the compiler is in the schema: a list on the stack, rendered as a
-/// JSON Pointer only when a check fails.
+/// JSON Pointer only when a check fails (or, on the pass that records
+/// locations for `$ref`, for every subschema).
 #[derive(Debug, Clone, Copy)]
-struct SchemaPath<'p> {
-    parent: Option<&'p SchemaPath<'p>>,
+struct SchemaPath<'p, V> {
+    parent: Option<&'p SchemaPath<'p, V>>,
     step: Step<'p>,
-    cx: &'p Context<'p>,
+    cx: &'p Context<'p, V>,
 }
 
-/// What a compilation may spend: its budget, and whether a pattern not
-/// compiled before counts as over it (the inline path never determinises).
+/// One compilation: what it may spend, the arena it fills, and what `$ref`
+/// needs (the document's root, the locations of its subschemas, the
+/// references met).
 #[derive(Debug)]
-struct Context<'b> {
+struct Context<'b, V> {
     budget: &'b Budget,
     cached_patterns_only: bool,
     /// Units spent so far against [`COMPILE_BUDGET`]: every charge, and the
     /// build units of every pattern met, whether it was built now or before.
     spent: Cell<u64>,
+    root: V,
+    nodes: RefCell<Vec<Node>>,
+    /// Every subschema's JSON Pointer and node, kept on the pass that meets
+    /// a `$ref` (the first pass stops at the first `$ref` and the
+    /// compilation starts over recording: schemas without one never pay).
+    located: Option<RefCell<HashMap<String, NodeId>>>,
+    /// The `$ref`s met, linked to their nodes once every node exists.
+    refs: RefCell<Vec<refs::Pending<V>>>,
 }
 
 /// The compile budget of one schema, in work units (about 50 ns each here:
@@ -398,8 +258,8 @@ const SUBSCHEMA_UNITS: u64 = 20;
 /// a check and an allocation or two: several times a validation step).
 const KEYWORD_UNITS: u64 = 10;
 
-impl<'p> SchemaPath<'p> {
-    fn child(&'p self, step: Step<'p>) -> SchemaPath<'p> {
+impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
+    fn child(&'p self, step: Step<'p>) -> SchemaPath<'p, V> {
         SchemaPath {
             parent: Some(self),
             step,
@@ -407,7 +267,7 @@ impl<'p> SchemaPath<'p> {
         }
     }
 
-    fn keyword(&'p self, keyword: Keyword) -> SchemaPath<'p> {
+    fn keyword(&'p self, keyword: Keyword) -> SchemaPath<'p, V> {
         self.child(Step::Keyword(keyword.name()))
     }
 
@@ -433,8 +293,8 @@ impl<'p> SchemaPath<'p> {
         out
     }
 
-    fn fail<V>(&self, error: SchemaError<V>) -> CompileStop<V> {
-        CompileStop::Failure(SchemaFailure {
+    fn fail(&self, error: SchemaError<V>) -> Stop<V> {
+        Stop::Failure(SchemaFailure {
             error,
             pointer: self.pointer(),
         })
@@ -443,17 +303,42 @@ impl<'p> SchemaPath<'p> {
     /// Charges work against the schema's compile budget (over it, the
     /// schema is rejected) and the caller's budget (over it, the caller
     /// hands the call to a dirty scheduler).
-    fn charge<V>(&self, units: u64) -> Compiled<(), V> {
+    fn charge(&self, units: u64) -> Compiled<(), V> {
         self.spend(units, BudgetReason::Work)?;
-        self.cx.budget.charge(units).map_err(|_| CompileStop::OverBudget)
+        self.cx.budget.charge(units).map_err(|_| Stop::OverBudget)
     }
 
-    fn spend<V>(&self, units: u64, reason: BudgetReason) -> Compiled<(), V> {
+    fn spend(&self, units: u64, reason: BudgetReason) -> Compiled<(), V> {
         let spent = self.cx.spent.get().saturating_add(units);
         if spent > COMPILE_BUDGET {
             return Err(self.fail(SchemaError::CompileBudget(reason)));
         }
         self.cx.spent.set(spent);
+        Ok(())
+    }
+
+    /// Adds a compiled node to the arena, at this location. Out of line and
+    /// boxed until here, so no frame of the compiler's recursion holds a node.
+    #[inline(never)]
+    fn add(&self, node: Box<Node>) -> Compiled<NodeId, V> {
+        let mut nodes = self.cx.nodes.borrow_mut();
+        let id = NodeId(u32::try_from(nodes.len()).map_err(|_| self.fail(SchemaError::SchemaTooDeep))?);
+        nodes.push(*node);
+        drop(nodes);
+        if let Some(located) = &self.cx.located {
+            let pointer = self.pointer();
+            self.charge(pointer.len() as u64 / 16 + 1)?;
+            located.borrow_mut().entry(pointer).or_insert(id);
+        }
+        Ok(id)
+    }
+
+    /// A boolean schema at this location: a node of its own on the pass
+    /// that records locations (a `$ref` may name it), nothing otherwise.
+    fn record_boolean(&self, value: bool) -> Compiled<(), V> {
+        if self.cx.located.is_some() {
+            self.add(Box::new(Node::boolean(value)))?;
+        }
         Ok(())
     }
 }
@@ -475,7 +360,16 @@ pub enum CompileStop<V> {
     OverBudget,
 }
 
-type Compiled<T, V> = Result<T, CompileStop<V>>;
+/// Why a pass stopped: a [`CompileStop`], or a `$ref` met by a pass that
+/// does not record locations.
+#[derive(Debug)]
+enum Stop<V> {
+    Failure(SchemaFailure<V>),
+    OverBudget,
+    Restart,
+}
+
+type Compiled<T, V> = Result<T, Stop<V>>;
 
 /// Checks a tool schema (a map) and compiles it. The root must be an object
 /// schema; then it is checked like every subschema.
@@ -498,11 +392,36 @@ pub fn compile_within<'a, V: Value<'a>>(
     schema: V,
     budget: &Budget,
     cached_patterns_only: bool,
+) -> Result<CompiledSchema, CompileStop<V>> {
+    let outcome = match compile_pass(schema, budget, cached_patterns_only, false) {
+        Err(Stop::Restart) => compile_pass(schema, budget, cached_patterns_only, true),
+        outcome => outcome,
+    };
+    outcome.map_err(|stop| match stop {
+        Stop::Failure(failure) => CompileStop::Failure(failure),
+        Stop::OverBudget => CompileStop::OverBudget,
+        // The recording pass never restarts; should it, refuse the schema.
+        Stop::Restart => CompileStop::Failure(SchemaFailure {
+            error: SchemaError::CompileBudget(BudgetReason::Work),
+            pointer: String::new(),
+        }),
+    })
+}
+
+fn compile_pass<'a, V: Value<'a>>(
+    schema: V,
+    budget: &Budget,
+    cached_patterns_only: bool,
+    recording: bool,
 ) -> Compiled<CompiledSchema, V> {
     let cx = Context {
         budget,
         cached_patterns_only,
         spent: Cell::new(0),
+        root: schema,
+        nodes: RefCell::new(Vec::new()),
+        located: recording.then(|| RefCell::new(HashMap::new())),
+        refs: RefCell::new(Vec::new()),
     };
     let root_path = SchemaPath {
         parent: None,
@@ -523,15 +442,25 @@ pub fn compile_within<'a, V: Value<'a>>(
     let mut root = compile_slots(&slots, 1, &root_path)?;
     root.checks_objects = true;
     root.settle();
+    let root = finish_node(schema, &slots, root, &root_path)?;
+
+    let pending = cx.refs.take();
+    let has_refs = !pending.is_empty();
+    if has_refs {
+        refs::link(&pending, &root_path)?;
+        cycles::check(&pending, &root_path)?;
+    }
     Ok(CompiledSchema {
-        root: *root,
+        nodes: cx.nodes.take(),
+        root,
         compile_units: cx.spent.get(),
+        has_refs,
     })
 }
 
 /// The root's `type` value, found as every keyword is: the atom form wins
 /// over the string form.
-fn root_type<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled<Option<V>, V> {
+fn root_type<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compiled<Option<V>, V> {
     path.charge(schema.map_len() as u64)?;
     let mut string_form = None;
     for (key, value) in schema.map_entries() {
@@ -563,9 +492,11 @@ fn type_name<'a, V: Value<'a>>(value: V) -> Option<Vec<u8>> {
 }
 
 /// Reads a schema map's keys into keyword slots (atom form wins over string
-/// form), or reports the first unsupported key in the map's own order.
+/// form), or reports the first unsupported key in the map's own order. A
+/// `$ref` that does not resolve inside the document is unsupported at its
+/// place in that order.
 #[inline(never)]
-fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled<Box<Slots<V>>, V> {
+fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compiled<Box<Slots<V>>, V> {
     path.charge(KEYWORD_UNITS * schema.map_len() as u64)?;
     let at_root = path.parent.is_none();
     let mut slots: Box<Slots<V>> = Box::new([None; KEYWORD_COUNT]);
@@ -580,6 +511,11 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled
         };
         // `$id` below the root would change what `#` means: unsupported there.
         let keyword = keyword.filter(|k| at_root || *k != Keyword::Id);
+        let keyword = match keyword {
+            Some(Keyword::Ref) if path.cx.located.is_none() => return Err(Stop::Restart),
+            Some(Keyword::Ref) if !refs::resolves(value, path)? => None,
+            keyword => keyword,
+        };
         let Some(keyword) = keyword else {
             let name = name.unwrap_or_else(|| format!("{key:?}").into_bytes());
             return Err(path
@@ -596,26 +532,46 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_>) -> Compiled
     Ok(slots)
 }
 
-fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize, path: &SchemaPath<'_>) -> Compiled<Box<Node>, V> {
+fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize, path: &SchemaPath<'_, V>) -> Compiled<NodeId, V> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(path.fail(SchemaError::SchemaTooDeep));
     }
     path.spend(SUBSCHEMA_UNITS, BudgetReason::Work)?;
     let slots = keyword_slots(schema, path)?;
-    compile_slots(&slots, depth, path)
+    let node = compile_slots(&slots, depth, path)?;
+    finish_node(schema, &slots, node, path)
 }
 
-/// A subschema that must be a map, with the message of its position.
+/// Adds a compiled node to the arena and notes its `$ref`, if any.
+fn finish_node<'a, V: Value<'a>>(
+    schema: V,
+    slots: &Slots<V>,
+    node: Box<Node>,
+    path: &SchemaPath<'_, V>,
+) -> Compiled<NodeId, V> {
+    let id = path.add(node)?;
+    if let Some(target) = get(slots, Keyword::Ref) {
+        refs::note(schema, target, id, &path.keyword(Keyword::Ref))?;
+    }
+    Ok(id)
+}
+
+/// A subschema: a map, or the boolean schema `true` or `false`; anything
+/// else fails with the message of its position.
 fn compile_subschema<'a, V: Value<'a>>(
     schema: V,
     depth: usize,
-    path: &SchemaPath<'_>,
-    not_a_map: SchemaError<V>,
-) -> Compiled<Box<Node>, V> {
-    if schema.shape() != Shape::Map {
-        return Err(path.fail(not_a_map));
+    path: &SchemaPath<'_, V>,
+    not_a_schema: SchemaError<V>,
+) -> Compiled<NodeId, V> {
+    match schema.shape() {
+        Shape::Map => compile_node(schema, depth, path),
+        Shape::Bool(value) => {
+            path.spend(SUBSCHEMA_UNITS, BudgetReason::Work)?;
+            path.add(Box::new(Node::boolean(value)))
+        }
+        _ => Err(path.fail(not_a_schema)),
     }
-    compile_node(schema, depth, path)
 }
 
 fn get<V: Copy>(slots: &Slots<V>, keyword: Keyword) -> Option<V> {
@@ -629,7 +585,7 @@ fn get<V: Copy>(slots: &Slots<V>, keyword: Keyword) -> Option<V> {
 fn number<'a, V: Value<'a>>(
     slots: &Slots<V>,
     keyword: Keyword,
-    path: &SchemaPath<'_>,
+    path: &SchemaPath<'_, V>,
 ) -> Compiled<Option<Number>, V> {
     match get(slots, keyword).map(|v| v.shape()) {
         None => Ok(None),
@@ -638,10 +594,43 @@ fn number<'a, V: Value<'a>>(
     }
 }
 
+/// `exclusiveMinimum`/`exclusiveMaximum`: a number (2020-12), or the
+/// draft-04 boolean that makes `minimum`/`maximum` exclusive.
+fn exclusive<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    keyword: Keyword,
+    path: &SchemaPath<'_, V>,
+) -> Compiled<Exclusive, V> {
+    match get(slots, keyword).map(|v| v.shape()) {
+        None => Ok(Exclusive::Absent),
+        Some(Shape::Bool(flag)) => Ok(Exclusive::Flag(flag)),
+        Some(Shape::Number(n)) => Ok(Exclusive::Bound(n)),
+        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotNumber(keyword.name()))),
+    }
+}
+
+/// An `exclusiveMinimum`/`exclusiveMaximum` as written.
+enum Exclusive {
+    Absent,
+    Bound(Number),
+    /// The draft-04 form.
+    Flag(bool),
+}
+
+/// Applies a bound and its `exclusive*` keyword: the draft-04 `true` moves
+/// the inclusive bound to the exclusive one (`false` changes nothing).
+fn bounds(inclusive: Option<Number>, exclusive: Exclusive) -> (Option<Number>, Option<Number>) {
+    match exclusive {
+        Exclusive::Absent | Exclusive::Flag(false) => (inclusive, None),
+        Exclusive::Bound(n) => (inclusive, Some(n)),
+        Exclusive::Flag(true) => (None, inclusive),
+    }
+}
+
 fn count<'a, V: Value<'a>>(
     slots: &Slots<V>,
     keyword: Keyword,
-    path: &SchemaPath<'_>,
+    path: &SchemaPath<'_, V>,
 ) -> Compiled<Option<Count>, V> {
     match get(slots, keyword).map(|v| v.shape()) {
         None => Ok(None),
@@ -653,7 +642,7 @@ fn count<'a, V: Value<'a>>(
     }
 }
 
-/// A non-empty proper list, for `oneOf`/`anyOf`/`type`.
+/// A non-empty proper list, for `oneOf`/`anyOf`/`allOf`/`prefixItems`/`type`.
 fn non_empty_list<'a, V: Value<'a>>(value: V) -> bool {
     value.shape() == Shape::List && value.list_len().is_some_and(|n| n > 0)
 }
@@ -665,7 +654,7 @@ fn non_empty_list<'a, V: Value<'a>>(value: V) -> bool {
 fn compile_slots<'a, V: Value<'a>>(
     slots: &Slots<V>,
     depth: usize,
-    path: &SchemaPath<'_>,
+    path: &SchemaPath<'_, V>,
 ) -> Compiled<Box<Node>, V> {
     let mut node = Box::<Node>::default();
     compile_assertions(slots, depth, path, &mut node)?;
@@ -677,7 +666,7 @@ fn compile_slots<'a, V: Value<'a>>(
 fn compile_assertions<'a, V: Value<'a>>(
     slots: &Slots<V>,
     depth: usize,
-    path: &SchemaPath<'_>,
+    path: &SchemaPath<'_, V>,
     node: &mut Node,
 ) -> Compiled<(), V> {
     for keyword in Keyword::STRING_ANNOTATIONS {
@@ -730,15 +719,25 @@ fn compile_assertions<'a, V: Value<'a>>(
         node.constant = Some(datum);
     }
 
-    node.minimum = number(slots, Keyword::Minimum, path)?;
-    node.maximum = number(slots, Keyword::Maximum, path)?;
-    node.exclusive_minimum = number(slots, Keyword::ExclusiveMinimum, path)?;
-    node.exclusive_maximum = number(slots, Keyword::ExclusiveMaximum, path)?;
+    let minimum = number(slots, Keyword::Minimum, path)?;
+    let maximum = number(slots, Keyword::Maximum, path)?;
+    let exclusive_minimum = exclusive(slots, Keyword::ExclusiveMinimum, path)?;
+    let exclusive_maximum = exclusive(slots, Keyword::ExclusiveMaximum, path)?;
+    (node.minimum, node.exclusive_minimum) = bounds(minimum, exclusive_minimum);
+    (node.maximum, node.exclusive_maximum) = bounds(maximum, exclusive_maximum);
 
     node.min_length = count(slots, Keyword::MinLength, path)?;
     node.max_length = count(slots, Keyword::MaxLength, path)?;
     node.min_items = count(slots, Keyword::MinItems, path)?;
     node.max_items = count(slots, Keyword::MaxItems, path)?;
+    if let Some(value) = get(slots, Keyword::UniqueItems) {
+        let Shape::Bool(unique) = value.shape() else {
+            return Err(path
+                .keyword(Keyword::UniqueItems)
+                .fail(SchemaError::AnnotationNotBoolean("uniqueItems")));
+        };
+        node.unique_items = unique;
+    }
 
     if let Some(value) = get(slots, Keyword::Pattern) {
         let at = path.keyword(Keyword::Pattern);
@@ -746,7 +745,7 @@ fn compile_assertions<'a, V: Value<'a>>(
             return Err(at.fail(SchemaError::PatternNotString));
         };
         let pattern = if path.cx.cached_patterns_only {
-            Pattern::find_shared(source).ok_or(CompileStop::OverBudget)?
+            Pattern::find_shared(source).ok_or(Stop::OverBudget)?
         } else {
             Pattern::compile_shared(source).map_err(|e| {
                 at.fail(match e {
@@ -767,75 +766,14 @@ fn compile_assertions<'a, V: Value<'a>>(
 fn compile_children<'a, V: Value<'a>>(
     slots: &Slots<V>,
     depth: usize,
-    path: &SchemaPath<'_>,
+    path: &SchemaPath<'_, V>,
     node: &mut Node,
 ) -> Compiled<(), V> {
-    let properties = match get(slots, Keyword::Properties) {
-        None => Vec::new(),
-        Some(value) => compile_properties(value, depth, &path.keyword(Keyword::Properties))?,
-    };
+    let (object, has_object_keywords) = object::compile_object(slots, depth, path)?;
+    node.object = object;
 
-    let required = match get(slots, Keyword::Required) {
-        None => Vec::new(),
-        Some(value) => {
-            let malformed = || {
-                path.keyword(Keyword::Required)
-                    .fail(SchemaError::MalformedRequired)
-            };
-            if value.shape() != Shape::List || value.list_len().is_none() {
-                return Err(malformed());
-            }
-            let mut names = Vec::new();
-            for name in value.list_items() {
-                let Shape::Binary(name) = name.shape() else {
-                    return Err(malformed());
-                };
-                names.push(Box::<[u8]>::from(name));
-            }
-            names
-        }
-    };
+    let has_array_keywords = arrays::compile_arrays(slots, depth, path, node)?;
 
-    // `additional_properties` only when neither form of the camelCase one is there.
-    let (additional_keyword, additional_value) = match get(slots, Keyword::AdditionalProperties) {
-        Some(value) => (Keyword::AdditionalProperties, Some(value)),
-        None => (
-            Keyword::AdditionalPropertiesSnake,
-            get(slots, Keyword::AdditionalPropertiesSnake),
-        ),
-    };
-    let additional = match additional_value {
-        None => Additional::Allow,
-        Some(value) => match value.shape() {
-            Shape::Bool(true) => Additional::Allow,
-            Shape::Bool(false) => Additional::Deny,
-            Shape::Map => {
-                Additional::Schema(compile_node(value, depth + 1, &path.keyword(additional_keyword))?)
-            }
-            _ => {
-                return Err(path
-                    .keyword(additional_keyword)
-                    .fail(SchemaError::MalformedAdditional))
-            }
-        },
-    };
-    let has_object_keywords = get(slots, Keyword::Properties).is_some()
-        || get(slots, Keyword::Required).is_some()
-        || additional_value.is_some();
-    let object = object_rules(properties, required, additional);
-    if !object.is_trivial() {
-        node.object = Some(Box::new(object));
-    }
-
-    if let Some(value) = get(slots, Keyword::Items) {
-        let at = path.keyword(Keyword::Items);
-        node.items = Some(compile_subschema(
-            value,
-            depth + 1,
-            &at,
-            SchemaError::MalformedItems,
-        )?);
-    }
     if let Some(value) = get(slots, Keyword::Not) {
         let at = path.keyword(Keyword::Not);
         node.not = Some(compile_subschema(
@@ -858,11 +796,17 @@ fn compile_children<'a, V: Value<'a>>(
             .keyword(Keyword::AnyOf)
             .fail(SchemaError::CombinedCompositions));
     }
+    if let Some(value) = get(slots, Keyword::AllOf) {
+        let at = path.keyword(Keyword::AllOf);
+        node.all_of = compile_branches(value, depth, &at, SchemaError::MalformedAllOf)?;
+    }
+    for keyword in [Keyword::Defs, Keyword::Definitions] {
+        if let Some(value) = get(slots, keyword) {
+            compile_definitions(value, depth, &path.keyword(keyword), keyword)?;
+        }
+    }
 
-    node.checks_arrays = node.min_items.is_some()
-        || node.max_items.is_some()
-        || node.items.is_some()
-        || node.names_type(TypeSet::ARRAY);
+    node.checks_arrays = has_array_keywords || node.names_type(TypeSet::ARRAY);
     node.checks_objects = has_object_keywords || node.names_type(TypeSet::OBJECT);
     node.checks_numbers = node.minimum.is_some()
         || node.maximum.is_some()
@@ -873,14 +817,51 @@ fn compile_children<'a, V: Value<'a>>(
     Ok(())
 }
 
+/// `$defs`/`definitions`: a map of schemas, each checked like every
+/// subschema (used or not) and kept in the arena for the `$ref`s naming it.
+#[inline(never)]
+fn compile_definitions<'a, V: Value<'a>>(
+    value: V,
+    depth: usize,
+    path: &SchemaPath<'_, V>,
+    keyword: Keyword,
+) -> Compiled<(), V> {
+    if value.shape() != Shape::Map {
+        return Err(path.fail(SchemaError::MalformedDefinitions(keyword.name())));
+    }
+    for (key, schema) in value.map_entries() {
+        let name = match key.shape() {
+            Shape::Binary(name) => name.to_vec(),
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => key.atom_name().unwrap_or_default().into_bytes(),
+            _ => return Err(path.fail(SchemaError::MalformedDefinitions(keyword.name()))),
+        };
+        let at = path.child(Step::Name(&name));
+        compile_subschema(schema, depth + 2, &at, SchemaError::SubschemaNotMap)?;
+    }
+    Ok(())
+}
+
 impl Node {
+    /// The boolean schema `true` (an empty schema) or `false`.
+    fn boolean(value: bool) -> Node {
+        let mut node = Node {
+            never: !value,
+            ..Node::default()
+        };
+        node.settle();
+        node
+    }
+
     /// Derives `plain` from the other fields, once they are final.
     fn settle(&mut self) {
         self.compound = self.choices.is_some()
             || self.constant.is_some()
             || !self.any_of.is_empty()
             || !self.one_of.is_empty()
-            || self.not.is_some();
+            || !self.all_of.is_empty()
+            || self.not.is_some()
+            || self.reference.is_some()
+            || self.never;
         self.checks_strings = self.checks_lengths || self.pattern.is_some();
         self.plain = !self.compound
             && !self.checks_numbers
@@ -958,49 +939,13 @@ fn written_name<'a, V: Value<'a>>(value: V, name: Vec<u8>) -> Datum {
     }
 }
 
-/// A property before slots are assigned: string form, atom identity, schema.
-type PropertySource = (Box<[u8]>, Option<AtomId>, Box<Node>);
-
-#[inline(never)]
-fn compile_properties<'a, V: Value<'a>>(
-    value: V,
-    depth: usize,
-    path: &SchemaPath<'_>,
-) -> Compiled<Vec<PropertySource>, V> {
-    if value.shape() != Shape::Map {
-        return Err(path.fail(SchemaError::PropertiesNotMap));
-    }
-    let mut names = Vec::with_capacity(value.map_len());
-    for (key, _) in value.map_entries() {
-        let name = match key.shape() {
-            Shape::Binary(name) => (Box::<[u8]>::from(name), None),
-            Shape::Atom | Shape::Nil | Shape::Bool(_) => match (key.atom_name(), key.atom_id()) {
-                (Some(name), id) => (name.into_bytes().into_boxed_slice(), id),
-                _ => return Err(path.fail(SchemaError::PropertyNameNotString)),
-            },
-            _ => return Err(path.fail(SchemaError::PropertyNameNotString)),
-        };
-        names.push(name);
-    }
-    let mut properties = Vec::with_capacity(names.len());
-    for ((name, atom), (_, schema)) in names.into_iter().zip(value.map_entries()) {
-        let at = path.child(Step::Name(&name));
-        let node = compile_subschema(schema, depth + 2, &at, SchemaError::SubschemaNotMap)?;
-        properties.push((name, atom, node));
-    }
-    Ok(properties)
-}
-
-// Boxed nodes: a branch is built on the heap and never moved through the
-// recursion's stack frames.
-#[allow(clippy::vec_box)]
 #[inline(never)]
 fn compile_branches<'a, V: Value<'a>>(
     value: V,
     depth: usize,
-    path: &SchemaPath<'_>,
+    path: &SchemaPath<'_, V>,
     malformed: SchemaError<V>,
-) -> Compiled<Vec<Box<Node>>, V> {
+) -> Compiled<Vec<NodeId>, V> {
     if !non_empty_list(value) {
         return Err(path.fail(malformed));
     }
@@ -1015,67 +960,6 @@ fn compile_branches<'a, V: Value<'a>>(
         )?);
     }
     Ok(branches)
-}
-
-/// Gives every distinct string form among property and required names a slot.
-#[inline(never)]
-fn object_rules(
-    properties: Vec<PropertySource>,
-    required: Vec<Box<[u8]>>,
-    additional: Additional,
-) -> ObjectRules {
-    let mut names: Vec<Name> = Vec::new();
-    let mut slots: HashMap<Box<[u8]>, usize> = HashMap::new();
-    let mut slot_of = |name: &[u8], property: Option<usize>, names: &mut Vec<Name>| {
-        if let Some(&slot) = slots.get(name) {
-            if let Some(entry) = names.get_mut(slot) {
-                entry.property = entry.property.or(property);
-            }
-            return slot;
-        }
-        let slot = names.len();
-        names.push(Name {
-            key: NameKey::of(name),
-            slot,
-            bit: u32::try_from(slot)
-                .ok()
-                .and_then(|s| 1u64.checked_shl(s))
-                .unwrap_or(0),
-            property,
-            bytes: name.into(),
-        });
-        slots.insert(name.into(), slot);
-        slot
-    };
-    let properties: Vec<Property> = properties
-        .into_iter()
-        .enumerate()
-        .map(|(index, (name, atom, schema))| {
-            let slot = slot_of(&name, Some(index), &mut names);
-            Property {
-                name,
-                atom,
-                slot,
-                schema,
-            }
-        })
-        .collect();
-    let required: Vec<Required> = required
-        .into_iter()
-        .map(|name| {
-            let slot = slot_of(&name, None, &mut names);
-            Required { name, slot }
-        })
-        .collect();
-    names.sort_by(|a, b| a.bytes.cmp(&b.bytes));
-    let one_pass = OnePass::of(&properties, &required, &names);
-    ObjectRules {
-        properties,
-        required,
-        names,
-        additional,
-        one_pass,
-    }
 }
 
 #[cfg(test)]

@@ -120,7 +120,7 @@ fn preflight_order_and_messages() {
         (json!({"enum": 1}), v, "schema enum must be a list of JSON values"),
         (json!({"minimum": "1"}), v, "schema minimum must be a number"),
         (
-            json!({"exclusiveMinimum": true}),
+            json!({"exclusiveMinimum": "1"}),
             v,
             "schema exclusiveMinimum must be a number",
         ),
@@ -175,7 +175,7 @@ fn preflight_order_and_messages() {
             v,
             "schema additionalProperties must be a boolean or schema",
         ),
-        (json!({"items": true}), v, "schema items must be a schema map"),
+        (json!({"items": 1}), v, "schema items must be a schema map"),
         (json!({"not": []}), v, "schema not must be a schema map"),
         (json!({"oneOf": []}), v, "schema oneOf must be a non-empty list"),
         (json!({"anyOf": {}}), v, "schema anyOf must be a non-empty list"),
@@ -187,7 +187,7 @@ fn preflight_order_and_messages() {
         ),
         // The whole schema is checked: unused branches, absent properties.
         (
-            json!({"oneOf": [{}, {"allOf": []}]}),
+            json!({"oneOf": [{}, {"if": {}}]}),
             u,
             "schema keyword is unsupported",
         ),
@@ -197,7 +197,7 @@ fn preflight_order_and_messages() {
             "schema keyword is unsupported",
         ),
         (
-            json!({"additionalProperties": {"items": {"prefixItems": []}}}),
+            json!({"additionalProperties": {"items": {"unevaluatedItems": false}}}),
             u,
             "schema keyword is unsupported",
         ),

@@ -160,13 +160,13 @@ defmodule Backplane.AgentRuntime.InputSchema.AllErrorsTest do
     cases = [
       {%{"type" => "object"}, :ok},
       {%{"type" => "string"}, "/type"},
-      {%{"properties" => %{"a/b" => %{"$ref" => "#"}}}, "/properties/a~1b/$ref"},
+      {%{"properties" => %{"a/b" => %{"$ref" => "#/x"}}}, "/properties/a~1b/$ref"},
       {%{"properties" => %{"a~" => %{"minimum" => "1"}}}, "/properties/a~0/minimum"},
       {%{properties: %{n: %{type: :date}}}, "/properties/n/type"},
       {%{"oneOf" => [%{}, %{"items" => %{"pattern" => "(?=x)"}}]}, "/oneOf/1/items/pattern"},
       {%{"anyOf" => [%{}, 1]}, "/anyOf/1"},
       {%{"properties" => %{"e" => %{"enum" => [1, {:x}]}}}, "/properties/e/enum/1"},
-      {%{"additional_properties" => %{"not" => true}}, "/additional_properties/not"},
+      {%{"additional_properties" => %{"not" => 1}}, "/additional_properties/not"},
       {%{"oneOf" => [%{}], "anyOf" => [%{}]}, "/anyOf"},
       {%{"required" => [:a]}, "/required"},
       {%{"items" => %{}, "not" => %{"maxLength" => -1}}, "/not/maxLength"}
