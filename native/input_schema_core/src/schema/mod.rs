@@ -234,6 +234,8 @@ struct Context<'b, V> {
     located: Option<RefCell<HashMap<String, NodeId>>>,
     /// The `$ref`s met, linked to their nodes once every node exists.
     refs: RefCell<Vec<refs::Pending<V>>>,
+    /// The maps and lists `$ref` pointers walked through, indexed.
+    indexes: RefCell<refs::Indexes<V>>,
 }
 
 /// The compile budget of one schema, in work units (about 50 ns each here:
@@ -422,6 +424,7 @@ fn compile_pass<'a, V: Value<'a>>(
         nodes: RefCell::new(Vec::new()),
         located: recording.then(|| RefCell::new(HashMap::new())),
         refs: RefCell::new(Vec::new()),
+        indexes: RefCell::new(HashMap::new()),
     };
     let root_path = SchemaPath {
         parent: None,

@@ -7,6 +7,8 @@
 //! Once every node exists, each reference is linked to the node compiled at
 //! the location it names: compiled once, shared by every reference to it.
 
+use std::collections::HashMap;
+
 use super::{Compiled, NodeId, SchemaFailure, SchemaPath, Stop};
 use crate::error::SchemaError;
 use crate::value::{Shape, Value};
@@ -102,6 +104,20 @@ fn holds(token: &str) -> Option<Holds> {
     })
 }
 
+/// A map or list met by a pointer, indexed once for every later pointer
+/// through it, so that resolving many references costs what reading the
+/// document once does (a chain of a thousand references into a `$defs` of
+/// a thousand entries is linear, not quadratic).
+#[derive(Debug)]
+pub(super) enum Index<V> {
+    /// A map's values by key name (an atom key wins over a binary one).
+    Names(HashMap<Box<[u8]>, V>),
+    Items(Vec<V>),
+}
+
+/// Indexes by the location of the map or list they index.
+pub(super) type Indexes<V> = HashMap<String, Index<V>>;
+
 /// Whether a `$ref` value names a subschema of the document being compiled.
 pub(super) fn resolves<'a, V: Value<'a>>(reference: V, path: &SchemaPath<'_, V>) -> Compiled<bool, V> {
     let Shape::Binary(text) = reference.shape() else {
@@ -110,76 +126,116 @@ pub(super) fn resolves<'a, V: Value<'a>>(reference: V, path: &SchemaPath<'_, V>)
     let Some(tokens) = tokens(text) else {
         return Ok(false);
     };
-    Ok(resolve(path.cx.root, &tokens, path)?
-        .is_some_and(|v| matches!(v.shape(), Shape::Map | Shape::Bool(_))))
+    Ok(resolve(path.cx.root, &tokens, path)?.is_some_and(|v| matches!(v.shape(), Shape::Map | Shape::Bool(_))))
 }
 
 /// Follows tokens from the root through positions that hold subschemas.
 fn resolve<'a, V: Value<'a>>(root: V, tokens: &[String], path: &SchemaPath<'_, V>) -> Compiled<Option<V>, V> {
     let mut at = root;
+    let mut prefix = String::new();
     let mut rest = tokens;
     while let [keyword, tail @ ..] = rest {
-        if at.shape() != Shape::Map {
-            return Ok(None);
-        }
         let Some(kind) = holds(keyword) else {
             return Ok(None);
         };
         // `additional_properties` is a schema only when neither form of
         // `additionalProperties` is written (as the compiler reads it).
-        if keyword == "additional_properties" && member(at, "additionalProperties", path)?.is_some() {
+        if keyword == "additional_properties" && member(at, &prefix, "additionalProperties", path)?.is_some() {
             return Ok(None);
         }
-        let Some(value) = member(at, keyword, path)? else {
+        let Some(value) = member(at, &prefix, keyword, path)? else {
             return Ok(None);
         };
+        push(&mut prefix, keyword);
         let listed = matches!(kind, Holds::Listed) || (keyword == "items" && value.shape() == Shape::List);
-        (at, rest) = match (kind, tail) {
-            (Holds::Named, [name, tail @ ..]) if value.shape() == Shape::Map => {
-                match member(value, name, path)? {
-                    Some(schema) => (schema, tail),
-                    None => return Ok(None),
-                }
+        let (next, tail) = match (kind, tail) {
+            (Holds::Named, [name, tail @ ..]) => {
+                let next = member(value, &prefix, name, path)?;
+                push(&mut prefix, name);
+                (next, tail)
             }
-            (_, [index, tail @ ..]) if listed => match element(value, index, path)? {
-                Some(schema) => (schema, tail),
-                None => return Ok(None),
-            },
-            (Holds::One, tail) if !listed => (value, tail),
+            (_, [index, tail @ ..]) if listed => {
+                let next = element(value, &prefix, index, path)?;
+                push(&mut prefix, index);
+                (next, tail)
+            }
+            (Holds::One, tail) if !listed => (Some(value), tail),
             _ => return Ok(None),
         };
+        let Some(next) = next else {
+            return Ok(None);
+        };
+        at = next;
+        rest = tail;
     }
     Ok(Some(at))
 }
 
-/// A map's value under a key written as an atom (which wins, as for
-/// keywords) or a binary.
-fn member<'a, V: Value<'a>>(map: V, name: &str, path: &SchemaPath<'_, V>) -> Compiled<Option<V>, V> {
-    path.charge(map.map_len() as u64)?;
-    let mut found = None;
-    for (key, value) in map.map_entries() {
-        match key.shape() {
-            Shape::Binary(bytes) if bytes == name.as_bytes() => found = found.or(Some(value)),
-            Shape::Atom | Shape::Nil | Shape::Bool(_) if key.atom_name().as_deref() == Some(name) => {
-                return Ok(Some(value));
-            }
-            _ => {}
-        }
-    }
-    Ok(found)
+fn push(prefix: &mut String, token: &str) {
+    prefix.push('/');
+    prefix.push_str(&token.replace('~', "~0").replace('/', "~1"));
 }
 
-/// A proper list's element at a decimal index (no sign, no leading zero).
-fn element<'a, V: Value<'a>>(list: V, index: &str, path: &SchemaPath<'_, V>) -> Compiled<Option<V>, V> {
+/// The value under a name in a map (the map at `location`): from its index,
+/// built on first use. Not a map: nothing.
+fn member<'a, V: Value<'a>>(
+    map: V,
+    location: &str,
+    name: &str,
+    path: &SchemaPath<'_, V>,
+) -> Compiled<Option<V>, V> {
+    if map.shape() != Shape::Map {
+        return Ok(None);
+    }
+    let mut indexes = path.cx.indexes.borrow_mut();
+    if !indexes.contains_key(location) {
+        path.charge(map.map_len() as u64)?;
+        let mut names: HashMap<Box<[u8]>, V> = HashMap::with_capacity(map.map_len());
+        for (key, value) in map.map_entries() {
+            match key.shape() {
+                Shape::Binary(bytes) => {
+                    names.entry(bytes.into()).or_insert(value);
+                }
+                Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+                    if let Some(atom) = key.atom_name() {
+                        names.insert(atom.into_bytes().into_boxed_slice(), value);
+                    }
+                }
+                _ => {}
+            }
+        }
+        indexes.insert(location.to_string(), Index::Names(names));
+    }
+    Ok(match indexes.get(location) {
+        Some(Index::Names(names)) => names.get(name.as_bytes()).copied(),
+        _ => None,
+    })
+}
+
+/// A proper list's element at a decimal index (no sign, no leading zero),
+/// from the list's index, built on first use.
+fn element<'a, V: Value<'a>>(
+    list: V,
+    location: &str,
+    index: &str,
+    path: &SchemaPath<'_, V>,
+) -> Compiled<Option<V>, V> {
     let canonical = index == "0" || (!index.starts_with('0') && index.bytes().all(|b| b.is_ascii_digit()));
     let Some(index) = index.parse::<usize>().ok().filter(|_| canonical) else {
         return Ok(None);
     };
-    if list.list_len().is_none_or(|len| index >= len) {
+    if list.shape() != Shape::List || list.list_len().is_none() {
         return Ok(None);
     }
-    path.charge(index as u64 / 8 + 1)?;
-    Ok(list.list_items().nth(index))
+    let mut indexes = path.cx.indexes.borrow_mut();
+    if !indexes.contains_key(location) {
+        path.charge(list.list_len().unwrap_or(0) as u64)?;
+        indexes.insert(location.to_string(), Index::Items(list.list_items().collect()));
+    }
+    Ok(match indexes.get(location) {
+        Some(Index::Items(items)) => items.get(index).copied(),
+        _ => None,
+    })
 }
 
 /// Notes the `$ref` of a node just added (its value resolved when its key

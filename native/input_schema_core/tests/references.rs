@@ -1,0 +1,205 @@
+//! The bounds that keep `$ref` schemas finite and linear: shared nodes
+//! (a reference never copies), the walk's frame limit on a dirty
+//! scheduler's stack, the work limit of a validation, the same-value
+//! expansion limit, and work that grows linearly with a recursive
+//! argument and as n log n with a `uniqueItems` list. Work is read from the
+//! budget (units), never from a clock.
+
+#![allow(
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
+
+use input_schema_core::error::{ArgumentError, Class};
+use input_schema_core::json::JsonRef;
+use input_schema_core::schema::{compile, CompiledSchema};
+use input_schema_core::validate::{
+    validate, validate_within, Budget, Outcome, MAX_WALK_FRAMES, REF_WALK_BUDGET,
+};
+use serde_json::{json, Value};
+
+fn compiled(schema: &Value) -> CompiledSchema {
+    compile(JsonRef::from(schema)).unwrap_or_else(|e| panic!("{} at {}", e.error, e.pointer))
+}
+
+/// Definitions `d0`..`d{levels}`, each an `allOf` referring twice to the next.
+fn doubling(levels: usize) -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..levels {
+        let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+        defs.insert(format!("d{i}"), json!({"allOf": [next, next]}));
+    }
+    defs.insert(format!("d{levels}"), json!({"type": "integer"}));
+    json!({"type": "object", "properties": {"a": {"type": "array", "items": {"$ref": "#/$defs/d0"}}}, "$defs": defs})
+}
+
+/// Units a valid call spends.
+fn units(schema: &CompiledSchema, arguments: &Value) -> u64 {
+    let budget = Budget::new(u64::MAX);
+    match validate_within(schema, JsonRef::from(arguments), &budget) {
+        Outcome::Valid => u64::MAX - budget.left() as u64,
+        outcome => panic!("{outcome:?}"),
+    }
+}
+
+#[test]
+fn a_reference_shares_its_target_instead_of_copying_it() {
+    // Ten levels that each refer twice to the next: 1,024 paths, one node each.
+    let schema = compiled(&doubling(10));
+    assert!(schema.nodes().len() < 60, "{} nodes", schema.nodes().len());
+    assert!(schema.has_refs);
+    let chain = compiled(&{
+        let mut defs = serde_json::Map::new();
+        for i in 0..2000 {
+            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+        }
+        defs.insert("d2000".into(), json!({"type": "string"}));
+        json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs})
+    });
+    // A chain of 2,000 references compiles to about one node per reference.
+    assert!(chain.nodes().len() < 2_010);
+}
+
+#[test]
+fn compile_work_grows_linearly_with_a_reference_chain() {
+    let chain = |n: usize| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..n {
+            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+        }
+        defs.insert(format!("d{n}"), json!({"type": "string"}));
+        json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs})
+    };
+    // The pointers' maps are indexed once: ten times the chain, about ten
+    // times the units (not a hundred).
+    let small = compiled(&chain(200)).compile_units;
+    let large = compiled(&chain(2000)).compile_units;
+    let ratio = large as f64 / small as f64;
+    assert!((9.0..11.5).contains(&ratio), "200: {small}, 2000: {large}, ratio {ratio}");
+}
+
+#[test]
+fn a_same_value_chain_past_the_frame_limit_stops_with_the_depth_error() {
+    // 300 definitions, each `allOf` with a reference to the next: no cycle,
+    // but 600 same-value frames for one value.
+    let mut defs = serde_json::Map::new();
+    for i in 0..300 {
+        defs.insert(format!("d{i}"), json!({"allOf": [{"$ref": format!("#/$defs/d{}", i + 1)}]}));
+    }
+    defs.insert("d300".into(), json!({"type": "integer"}));
+    let schema = compiled(&json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs}));
+    let arguments = json!({"a": 1});
+    let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
+    assert_eq!(error.class(), Class::ExecutionFailure);
+    assert_eq!(error.to_string(), "tool argument nesting exceeds the supported depth");
+    assert_eq!(error.path(), b"$arguments.a");
+    assert!(MAX_WALK_FRAMES >= 64 + 96, "the limits of schemas without $ref fit under it");
+}
+
+/// The most frames the walk can stack, with the heaviest frames on the
+/// path (objects, compositions, references), fit the 320 KiB stack of a
+/// dirty CPU scheduler in the optimised build (a debug run gets four times
+/// the room): see also `deepest_input_fits_a_dirty_scheduler_stack`.
+#[test]
+fn the_deepest_reference_walk_fits_a_dirty_scheduler_stack() {
+    const DIRTY_CPU_STACK: usize = 40 * 1024 * 8;
+    let stack = if cfg!(debug_assertions) {
+        4 * DIRTY_CPU_STACK
+    } else {
+        DIRTY_CPU_STACK
+    };
+    let handle = std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(|| {
+            let node = json!({
+                "anyOf": [
+                    {"type": "null"},
+                    {"allOf": [{"not": {"type": "string"}}, {"properties": {"n": {"$ref": "#/$defs/node"}}, "required": ["n"]}]}
+                ]
+            });
+            let schema = compiled(&json!({"properties": {"n": {"$ref": "#/$defs/node"}}, "$defs": {"node": node}}));
+            let mut arguments = json!(null);
+            for _ in 0..200 {
+                arguments = json!({"n": arguments, "pad": 1});
+            }
+            let outcome = validate(&schema, JsonRef::from(&arguments));
+            outcome.err().map(|e| (e.class(), e.to_string()))
+        })
+        .unwrap();
+    let outcome = handle.join().unwrap_or_else(|_| panic!("stack overflow or panic"));
+    assert_eq!(
+        outcome,
+        Some((
+            Class::ExecutionFailure,
+            "tool argument nesting exceeds the supported depth".to_string()
+        ))
+    );
+}
+
+#[test]
+fn a_walk_past_the_reference_work_limit_fails_closed() {
+    // 14 doubling levels: about 65,000 visits of each item (under the
+    // expansion limit); 400 items pass the 20M units.
+    let schema = compiled(&doubling(14));
+    let items: Vec<Value> = (0..400).map(|i| json!(i)).collect();
+    let arguments = json!({"a": items});
+    let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
+    assert!(matches!(error, ArgumentError::WorkLimit { .. }), "{error:?}");
+    assert_eq!(error.class(), Class::ExecutionFailure);
+    assert_eq!(error.to_string(), "tool argument validation exceeds the supported work");
+    assert_eq!(error.path(), b"$arguments");
+    assert!(error.is_aborting());
+    // A few items stay within it.
+    assert!(validate(&schema, JsonRef::from(&json!({"a": [1, 2, 3]}))).is_ok());
+    assert!(REF_WALK_BUDGET >= 1_000_000);
+}
+
+fn tree(nodes: usize) -> Value {
+    // A complete tree of fan-out 4, built bottom-up in a flat vector.
+    let mut built: Vec<Value> = Vec::with_capacity(nodes);
+    for i in (0..nodes).rev() {
+        let children: Vec<Value> = (1..=4)
+            .map(|k| 4 * i + k)
+            .filter(|c| *c < nodes)
+            .map(|c| built[nodes - 1 - c].clone())
+            .collect();
+        built.push(json!({"name": format!("n{i}"), "children": children}));
+    }
+    json!({"root": built.pop().unwrap()})
+}
+
+#[test]
+fn a_recursive_tree_costs_work_linear_in_its_nodes() {
+    let schema = compiled(&json!({
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/node"}},
+        "$defs": {"node": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+            "required": ["name"]
+        }}
+    }));
+    let small = units(&schema, &tree(1_000));
+    let large = units(&schema, &tree(10_000));
+    let ratio = large as f64 / small as f64;
+    assert!((9.0..11.0).contains(&ratio), "1k: {small}, 10k: {large}, ratio {ratio}");
+}
+
+#[test]
+fn unique_items_costs_n_log_n_and_finds_the_one_duplicate() {
+    let schema = compiled(&json!({"properties": {"a": {"uniqueItems": true}}}));
+    let list = |n: i64| json!({"a": (0..n).map(|i| json!(i)).collect::<Vec<_>>()});
+    let small = units(&schema, &list(10_000));
+    let large = units(&schema, &list(100_000));
+    // n log n: 10 x the items, about 12.5 x the units (log2 ratio 17/13.3).
+    let ratio = large as f64 / small as f64;
+    assert!((10.0..15.0).contains(&ratio), "10k: {small}, 100k: {large}, ratio {ratio}");
+    let mut items: Vec<Value> = (0..100_000).map(|i| json!(i)).collect();
+    items.push(json!(77_777.0));
+    let arguments = json!({"a": items});
+    let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
+    assert_eq!(error.to_string(), "tool argument has duplicate items");
+    assert_eq!(error.path(), b"$arguments.a");
+}
