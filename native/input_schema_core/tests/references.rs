@@ -77,7 +77,10 @@ fn compile_work_grows_linearly_with_a_reference_chain() {
     let small = compiled(&chain(200)).compile_units;
     let large = compiled(&chain(2000)).compile_units;
     let ratio = large as f64 / small as f64;
-    assert!((9.0..11.5).contains(&ratio), "200: {small}, 2000: {large}, ratio {ratio}");
+    assert!(
+        (9.0..11.5).contains(&ratio),
+        "200: {small}, 2000: {large}, ratio {ratio}"
+    );
 }
 
 #[test]
@@ -86,16 +89,25 @@ fn a_same_value_chain_past_the_frame_limit_stops_with_the_depth_error() {
     // but 600 same-value frames for one value.
     let mut defs = serde_json::Map::new();
     for i in 0..300 {
-        defs.insert(format!("d{i}"), json!({"allOf": [{"$ref": format!("#/$defs/d{}", i + 1)}]}));
+        defs.insert(
+            format!("d{i}"),
+            json!({"allOf": [{"$ref": format!("#/$defs/d{}", i + 1)}]}),
+        );
     }
     defs.insert("d300".into(), json!({"type": "integer"}));
     let schema = compiled(&json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs}));
     let arguments = json!({"a": 1});
     let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
     assert_eq!(error.class(), Class::ExecutionFailure);
-    assert_eq!(error.to_string(), "tool argument nesting exceeds the supported depth");
+    assert_eq!(
+        error.to_string(),
+        "tool argument nesting exceeds the supported depth"
+    );
     assert_eq!(error.path(), b"$arguments.a");
-    assert!(MAX_WALK_FRAMES >= 64 + 96, "the limits of schemas without $ref fit under it");
+    assert!(
+        MAX_WALK_FRAMES >= 64 + 96,
+        "the limits of schemas without $ref fit under it"
+    );
 }
 
 /// The most frames the walk can stack, with the heaviest frames on the
@@ -128,7 +140,9 @@ fn the_deepest_reference_walk_fits_a_dirty_scheduler_stack() {
             outcome.err().map(|e| (e.class(), e.to_string()))
         })
         .unwrap();
-    let outcome = handle.join().unwrap_or_else(|_| panic!("stack overflow or panic"));
+    let outcome = handle
+        .join()
+        .unwrap_or_else(|_| panic!("stack overflow or panic"));
     assert_eq!(
         outcome,
         Some((
@@ -148,7 +162,10 @@ fn a_walk_past_the_reference_work_limit_fails_closed() {
     let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
     assert!(matches!(error, ArgumentError::WorkLimit { .. }), "{error:?}");
     assert_eq!(error.class(), Class::ExecutionFailure);
-    assert_eq!(error.to_string(), "tool argument validation exceeds the supported work");
+    assert_eq!(
+        error.to_string(),
+        "tool argument validation exceeds the supported work"
+    );
     assert_eq!(error.path(), b"$arguments");
     assert!(error.is_aborting());
     // A few items stay within it.
@@ -184,7 +201,10 @@ fn a_recursive_tree_costs_work_linear_in_its_nodes() {
     let small = units(&schema, &tree(1_000));
     let large = units(&schema, &tree(10_000));
     let ratio = large as f64 / small as f64;
-    assert!((9.0..11.0).contains(&ratio), "1k: {small}, 10k: {large}, ratio {ratio}");
+    assert!(
+        (9.0..11.0).contains(&ratio),
+        "1k: {small}, 10k: {large}, ratio {ratio}"
+    );
 }
 
 #[test]
@@ -195,7 +215,10 @@ fn unique_items_costs_n_log_n_and_finds_the_one_duplicate() {
     let large = units(&schema, &list(100_000));
     // n log n: 10 x the items, about 12.5 x the units (log2 ratio 17/13.3).
     let ratio = large as f64 / small as f64;
-    assert!((10.0..15.0).contains(&ratio), "10k: {small}, 100k: {large}, ratio {ratio}");
+    assert!(
+        (10.0..15.0).contains(&ratio),
+        "10k: {small}, 100k: {large}, ratio {ratio}"
+    );
     let mut items: Vec<Value> = (0..100_000).map(|i| json!(i)).collect();
     items.push(json!(77_777.0));
     let arguments = json!({"a": items});

@@ -126,7 +126,8 @@ pub(super) fn resolves<'a, V: Value<'a>>(reference: V, path: &SchemaPath<'_, V>)
     let Some(tokens) = tokens(text) else {
         return Ok(false);
     };
-    Ok(resolve(path.cx.root, &tokens, path)?.is_some_and(|v| matches!(v.shape(), Shape::Map | Shape::Bool(_))))
+    Ok(resolve(path.cx.root, &tokens, path)?
+        .is_some_and(|v| matches!(v.shape(), Shape::Map | Shape::Bool(_))))
 }
 
 /// Follows tokens from the root through positions that hold subschemas.
@@ -140,7 +141,8 @@ fn resolve<'a, V: Value<'a>>(root: V, tokens: &[String], path: &SchemaPath<'_, V
         };
         // `additional_properties` is a schema only when neither form of
         // `additionalProperties` is written (as the compiler reads it).
-        if keyword == "additional_properties" && member(at, &prefix, "additionalProperties", path)?.is_some() {
+        if keyword == "additional_properties" && member(at, &prefix, "additionalProperties", path)?.is_some()
+        {
             return Ok(None);
         }
         let Some(value) = member(at, &prefix, keyword, path)? else {
