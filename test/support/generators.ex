@@ -175,8 +175,8 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
   # Keywords as written: strings, atoms, or both forms of some keywords in
   # one map (the atom form wins), at the root and in every subschema. Property
   # names become atoms with the keywords when `mode` is `:atoms`.
-  @subschema_keywords ~w(items not additionalProperties)
-  @branch_keywords ~w(oneOf anyOf)
+  @subschema_keywords ~w(items not additionalProperties additionalItems propertyNames)
+  @branch_keywords ~w(oneOf anyOf allOf prefixItems)
 
   defp keyed(schema, :strings), do: schema
 
@@ -196,6 +196,9 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
 
   defp keyed(other, _mode), do: other
 
+  defp keyed_value("$defs", defs, mode) when is_map(defs),
+    do: Map.new(defs, fn {name, sub} -> {name, keyed(sub, mode)} end)
+
   defp keyed_value("properties", props, mode) when is_map(props) do
     Map.new(props, fn {name, sub} ->
       {if(mode == :atoms, do: String.to_atom(name), else: name), keyed(sub, mode)}
@@ -204,8 +207,9 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
 
   defp keyed_value(keyword, sub, mode) when keyword in @subschema_keywords, do: keyed(sub, mode)
 
-  defp keyed_value(keyword, branches, mode) when keyword in @branch_keywords,
-    do: Enum.map(branches, &keyed(&1, mode))
+  defp keyed_value(keyword, branches, mode)
+       when keyword in @branch_keywords and is_list(branches),
+       do: Enum.map(branches, &keyed(&1, mode))
 
   defp keyed_value(_keyword, value, _mode), do: value
 
@@ -247,8 +251,12 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
       {exactly("const"), json_value(2)},
       {exactly("minimum"), number()},
       {exactly("maximum"), number()},
-      {exactly("exclusiveMinimum"), number()},
-      {exactly("exclusiveMaximum"), number()},
+      {exactly("exclusiveMinimum"), oneof([number(), boolean()])},
+      {exactly("exclusiveMaximum"), oneof([number(), boolean()])},
+      {exactly("uniqueItems"), boolean()},
+      {exactly("dependentRequired"),
+       let(list({elements(@names), list(elements(@names))}), &Map.new/1)},
+      {exactly("$ref"), elements(["#", "#/$defs/a", "#/$defs/b", "#/properties/a", "#/nope"])},
       {exactly("minLength"), integer(0, 4)},
       {exactly("maxLength"), integer(0, 6)},
       {exactly("minItems"), integer(0, 3)},
@@ -272,28 +280,41 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
     ])
   end
 
+  # Each alternative is lazy: built eagerly, every level would build every
+  # alternative of the next.
   defp structural_keyword(size) do
     oneof([
-      {exactly("properties"), let(list({elements(@names), schema_node(size)}), &Map.new/1)},
-      {exactly("items"), schema_node(size)},
-      {exactly("not"), schema_node(size)},
-      {exactly("additionalProperties"), schema_node(size)},
-      {exactly("oneOf"),
-       let({schema_node(size), list(schema_node(size))}, fn {a, rest} -> [a | rest] end)},
-      {exactly("anyOf"),
-       let({schema_node(size), list(schema_node(size))}, fn {a, rest} -> [a | rest] end)}
+      {exactly("properties"), lazy(let(list({elements(@names), sub_node(size)}), &Map.new/1))},
+      {exactly("items"), lazy(oneof([sub_node(size), non_empty(size)]))},
+      {exactly("not"), lazy(sub_node(size))},
+      {exactly("additionalProperties"), lazy(schema_node(size))},
+      {exactly("oneOf"), lazy(non_empty(size))},
+      {exactly("anyOf"), lazy(non_empty(size))},
+      {exactly("allOf"), lazy(non_empty(size))},
+      {exactly("prefixItems"), lazy(non_empty(size))},
+      {exactly("additionalItems"), lazy(sub_node(size))},
+      {exactly("propertyNames"), lazy(sub_node(size))},
+      {exactly("$defs"), lazy(let(list({elements(["a", "b"]), sub_node(size)}), &Map.new/1))}
     ])
   end
+
+  # A subschema: a map, sometimes the boolean schema `true` or `false`.
+  defp sub_node(size), do: frequency([{6, schema_node(size)}, {1, boolean()}])
+
+  defp non_empty(size),
+    do: let({sub_node(size), list(sub_node(size))}, fn {a, rest} -> [a | rest] end)
 
   @doc "A schema that may also be malformed or unsupported somewhere."
   def any_schema do
     frequency([
       {6, schema()},
       {1,
-       let({schema(), elements(["$ref", "allOf", :foo, {1}, "if"]), argument_value(1)}, fn {s, k,
-                                                                                            v} ->
-         Map.put(s, k, v)
-       end)},
+       let(
+         {schema(), elements(["$anchor", "contains", :foo, {1}, "if"]), argument_value(1)},
+         fn {s, k, v} ->
+           Map.put(s, k, v)
+         end
+       )},
       {1,
        let(
          {schema(),
@@ -307,7 +328,14 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
             "oneOf",
             "required",
             "properties",
-            "not"
+            "not",
+            "$ref",
+            "allOf",
+            "prefixItems",
+            "uniqueItems",
+            "propertyNames",
+            "dependentRequired",
+            "$defs"
           ]), argument_value(1)},
          fn {s, k, v} -> Map.put(s, k, v) end
        )},
@@ -320,7 +348,43 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
   it, and single mutations `{arguments, message, path}` that each break one
   constraint and give that error at that path.
   """
-  def valid_pair, do: sized(fn size -> object_pair(max(size, 2), "$arguments") end)
+  def valid_pair do
+    let({sized(fn size -> object_pair(max(size, 2), "$arguments") end), boolean()}, fn
+      {{schema, value, breaks}, true} -> {lift_to_defs(schema), value, breaks}
+      {pair, false} -> pair
+    end)
+  end
+
+  # Moves every property schema into the root's `$defs` and points at it
+  # with a `$ref`, as Pydantic writes nested models: results and paths stay
+  # the same.
+  defp lift_to_defs(schema) do
+    {schema, defs} = lift(schema, %{})
+    Map.put(schema, "$defs", defs)
+  end
+
+  defp lift(%{"properties" => properties} = schema, defs) do
+    {properties, defs} =
+      Enum.reduce(properties, {%{}, defs}, fn {name, sub}, {acc, defs} ->
+        {sub, defs} = lift(sub, defs)
+        key = "m#{map_size(defs)}"
+        {Map.put(acc, name, %{"$ref" => "#/$defs/#{key}"}), Map.put(defs, key, sub)}
+      end)
+
+    {Map.put(schema, "properties", properties), defs}
+  end
+
+  defp lift(%{"items" => items} = schema, defs) when is_map(items) do
+    {items, defs} = lift(items, defs)
+    {Map.put(schema, "items", items), defs}
+  end
+
+  defp lift(%{"prefixItems" => [first | rest]} = schema, defs) do
+    {first, defs} = lift(first, defs)
+    {Map.put(schema, "prefixItems", [first | rest]), defs}
+  end
+
+  defp lift(schema, defs), do: {schema, defs}
 
   defp object_pair(size, path) do
     sub = div(size, 2)
@@ -345,10 +409,32 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
     properties = Map.new(children, fn {{name, _, _}, {schema, _, _}} -> {name, schema} end)
     value = Map.new(children, fn {{name, _, _}, {_, v, _}} -> {name, v} end)
     required = for {{name, true, _}, _} <- children, do: name
+    optional = for {{name, false, _}, _} <- children, do: name
+
+    # An optional name required by another present one (`dependentRequired`),
+    # and, on open objects, names of at most eight characters (`propertyNames`).
+    dependent =
+      case {Map.keys(value) -- optional, optional} do
+        {[trigger | _], [dependent | _]} -> %{trigger => [dependent]}
+        _ -> %{}
+      end
 
     schema =
       %{"type" => "object", "properties" => properties, "required" => required}
       |> then(&if closed, do: Map.put(&1, "additionalProperties", false), else: &1)
+      |> then(&if dependent != %{}, do: Map.put(&1, "dependentRequired", dependent), else: &1)
+      |> then(&if closed, do: &1, else: Map.put(&1, "propertyNames", %{"maxLength" => 8}))
+
+    dependent_missing =
+      for {_, [name]} <- dependent,
+          do: {Map.delete(value, name), "required tool argument is missing", path}
+
+    long_name =
+      if closed,
+        do: [],
+        else: [
+          {Map.put(value, "longer_than_8", 1), "tool argument property name is not allowed", path}
+        ]
 
     lifted =
       for {{name, _, _}, {_, _, breaks}} <- children, {broken, message, at} <- breaks do
@@ -370,7 +456,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
         do: [],
         else: [{"not an object", "tool argument has the wrong type", path}]
 
-    {schema, value, lifted ++ missing ++ extra ++ wrong_type}
+    {schema, value, lifted ++ missing ++ dependent_missing ++ extra ++ long_name ++ wrong_type}
   end
 
   defp value_pair(size, path) when size <= 1, do: scalar_pair(path)
@@ -379,8 +465,47 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
     frequency([
       {3, scalar_pair(path)},
       {1, lazy(object_pair(size, path))},
-      {1, lazy(array_pair(size, path))}
+      {1, lazy(array_pair(size, path))},
+      {1, lazy(tuple_pair(size, path))},
+      {1, unique_pair(path)}
     ])
+  end
+
+  # `prefixItems` then `items: false`: one item of a generated pair, then an
+  # integer, and nothing after.
+  defp tuple_pair(size, path) do
+    let(value_pair(div(size, 2), "#{path}[0]"), fn {item_schema, item, breaks} ->
+      schema = %{
+        "type" => "array",
+        "prefixItems" => [item_schema, %{"type" => "integer"}],
+        "items" => false
+      }
+
+      value = [item, 7]
+      lifted = for {broken, message, at} <- breaks, do: {[broken, 7], message, at}
+
+      {schema, value,
+       lifted ++
+         [
+           {[item, "7"], "tool argument has the wrong type", "#{path}[1]"},
+           {[item, 7, 8], "tool argument is not allowed", "#{path}[2]"}
+         ]}
+    end)
+  end
+
+  # `uniqueItems` over distinct integers; a repeat (also as a float) breaks it.
+  defp unique_pair(path) do
+    let({integer(-50, 50), integer(1, 4)}, fn {start, n} ->
+      value = Enum.to_list(start..(start + n - 1))
+      schema = %{"type" => "array", "uniqueItems" => true, "items" => %{"type" => "number"}}
+
+      {schema, value,
+       [
+         {value ++ [start], "tool argument has duplicate items", path},
+         {value ++ [start * 1.0], "tool argument has duplicate items", path},
+         {value ++ ["x"], "tool argument has the wrong type", "#{path}[#{n}]"}
+       ]}
+    end)
   end
 
   defp array_pair(size, path) do
@@ -463,6 +588,17 @@ defmodule Backplane.AgentRuntime.InputSchema.Generators do
       let(integer(1, 10), fn v ->
         {%{"not" => %{"const" => 0}}, v,
          [{0, "tool argument must not match the negated schema", path}]}
+      end),
+      let(integer(-20, 20), fn v ->
+        {%{"allOf" => [%{"type" => "integer"}, %{"minimum" => v - 1}, true]}, v,
+         [
+           {v - 2, "tool argument is below the minimum", path},
+           {"x", "tool argument has the wrong type", path}
+         ]}
+      end),
+      let(integer(0, 9), fn v ->
+        {%{"minimum" => 0, "exclusiveMaximum" => true, "maximum" => 10}, v,
+         [{10, "tool argument is not below the exclusive maximum", path}]}
       end)
     ])
   end
