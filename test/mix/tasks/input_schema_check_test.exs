@@ -62,7 +62,7 @@ defmodule Mix.Tasks.InputSchema.CheckTest do
     assert stdout =~ "1 tools: 1 supported, 0 unsupported, 0 malformed"
 
     {0, stdout, ""} = run([fixture("mcp_catalog.json")])
-    assert stdout =~ "49 tools: 49 supported, 0 unsupported, 0 malformed"
+    assert stdout =~ "54 tools: 54 supported, 0 unsupported, 0 malformed"
   end
 
   test "--format json parses back with every verdict and the calls" do
@@ -123,7 +123,7 @@ defmodule Mix.Tasks.InputSchema.CheckTest do
                $arguments.time: tool argument does not match the pattern
            """
 
-    assert stdout =~ "9 calls: 3 accepted, 6 rejected"
+    assert stdout =~ "19 calls: 8 accepted, 11 rejected"
   end
 
   test "invalid JSON names the line and column, without a stack trace" do

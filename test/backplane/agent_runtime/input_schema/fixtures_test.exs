@@ -126,10 +126,12 @@ defmodule Backplane.AgentRuntime.InputSchema.FixturesTest do
     text = File.read!(Fixtures.path("mcp_catalog.json"))
 
     for keyword <-
-          ~w($schema x-mcp-header format contentEncoding default enum minimum maximum oneOf anyOf not items additionalProperties pattern minLength minItems maxItems) do
+          ~w($schema x-mcp-header format contentEncoding default enum minimum maximum oneOf anyOf not items additionalProperties pattern minLength minItems maxItems $ref $defs definitions allOf prefixItems additionalItems uniqueItems propertyNames dependentRequired) do
       assert text =~ ~s("#{keyword}"), "catalog does not use #{keyword}"
     end
   end
+
+  @address %{"street" => "1 Main St", "city" => "Springfield", "zip" => "12345"}
 
   @catalog_calls [
     {"create_issue",
@@ -170,7 +172,93 @@ defmodule Backplane.AgentRuntime.InputSchema.FixturesTest do
       %{path: "$arguments.headers.Accept", type: "string"}}},
     {"query_database", %{"sql" => "  select 1"}, :ok},
     {"query_database", %{"sql" => "DROP TABLE x"},
-     {:validation, "tool argument does not match the pattern", %{path: "$arguments.sql"}}}
+     {:validation, "tool argument does not match the pattern", %{path: "$arguments.sql"}}},
+    # Section 9 shapes: Pydantic $defs, zod JSON Pointer recursion, draft-07
+    # tuples, an allOf wrapper, uniqueItems/propertyNames/dependentRequired.
+    {"create_order",
+     %{
+       "customer" => %{"name" => "Ada", "address" => @address},
+       "items" => [%{"sku" => "A-1"}],
+       "shipping" => nil
+     }, :ok},
+    {"create_order",
+     %{
+       "customer" => %{"name" => "Ada", "address" => @address},
+       "items" => [%{"sku" => "A-1"}],
+       "shipping" => @address
+     }, :ok},
+    {"create_order",
+     %{
+       "customer" => %{"name" => "Ada", "address" => Map.delete(@address, "city")},
+       "items" => [%{"sku" => "A"}]
+     },
+     {:validation, "required tool argument is missing",
+      %{path: "$arguments.customer.address", property: "city"}}},
+    {"create_order",
+     %{
+       "customer" => %{"name" => "Ada", "address" => @address},
+       "items" => [%{"sku" => "A", "quantity" => 0}]
+     },
+     {:validation, "tool argument is not above the exclusive minimum",
+      %{path: "$arguments.items[0].quantity", exclusiveMinimum: 0}}},
+    {"create_order",
+     %{
+       "customer" => %{"name" => "Ada", "address" => @address},
+       "items" => [%{"sku" => "A"}],
+       "shipping" => "home"
+     },
+     {:validation, "tool argument must match at least one anyOf branch",
+      %{path: "$arguments.shipping"}}},
+    {"update_mind_map",
+     %{
+       "title" => "t",
+       "root" => %{
+         "text" => "a",
+         "children" => [%{"text" => "b", "children" => [%{"text" => "c"}]}]
+       }
+     }, :ok},
+    {"update_mind_map",
+     %{
+       "title" => "t",
+       "root" => %{
+         "text" => "a",
+         "children" => [%{"text" => "b", "children" => [%{"text" => 3}]}]
+       }
+     },
+     {:validation, "tool argument has the wrong type",
+      %{path: "$arguments.root.children[0].children[0].text", type: "string"}}},
+    {"update_mind_map",
+     %{"title" => "t", "root" => %{"text" => "a", "children" => [%{"note" => "x"}]}},
+     {:validation, "required tool argument is missing",
+      %{path: "$arguments.root.children[0]", property: "text"}}},
+    {"set_viewport", %{"origin" => [0, 0.5], "size" => [1, 1]}, :ok},
+    {"set_viewport", %{"origin" => [0]},
+     {:validation, "tool argument has too few items", %{path: "$arguments.origin", minItems: 2}}},
+    {"set_viewport", %{"origin" => [0, 0, 0]},
+     {:validation, "tool argument is not allowed", %{path: "$arguments.origin[2]"}}},
+    {"set_viewport", %{"origin" => ["0", 0]},
+     {:validation, "tool argument has the wrong type",
+      %{path: "$arguments.origin[0]", type: "number"}}},
+    {"deploy_service", %{"service" => "api", "config" => %{"image" => "i"}}, :ok},
+    {"deploy_service", %{"service" => "api", "config" => %{"image" => "i", "replicas" => 51}},
+     {:validation, "tool argument is above the maximum",
+      %{path: "$arguments.config.replicas", maximum: 50}}},
+    {"deploy_service",
+     %{"service" => "api", "config" => %{"image" => "i"}, "environment" => "dev"},
+     {:validation, "tool argument is not an allowed enum value",
+      %{path: "$arguments.environment"}}},
+    {"label_resources",
+     %{"ids" => ["a", "b"], "labels" => %{"env" => "prod"}, "position" => [0, 1]}, :ok},
+    {"label_resources", %{"ids" => ["a", "a"]},
+     {:validation, "tool argument has duplicate items", %{path: "$arguments.ids"}}},
+    {"label_resources", %{"ids" => ["a"], "labels" => %{"Env" => "prod"}},
+     {:validation, "tool argument property name is not allowed",
+      %{path: "$arguments.labels", property: "Env"}}},
+    {"label_resources", %{"ids" => ["a"], "notify" => true},
+     {:validation, "required tool argument is missing",
+      %{path: "$arguments", property: "channel"}}},
+    {"label_resources", %{"ids" => ["a"], "position" => [0, 1, 2]},
+     {:validation, "tool argument is not allowed", %{path: "$arguments.position[2]"}}}
   ]
 
   test "catalog calls are accepted or rejected as their schemas say" do
