@@ -190,7 +190,19 @@ coding_calls =
   Bench.read_lines!("fixtures/coding_calls.jsonl")
   |> Enum.map(&{coding[&1["name"]], &1["arguments"]})
 
-catalog = Bench.read_json!("fixtures/mcp_catalog.json")["tools"]
+# The catalog's tools that use a keyword of the second extension ($ref,
+# allOf, ...) are measured by bench/references.exs: the rows here stay the
+# same workload from one version to the next.
+section9 =
+  ~w($ref $defs definitions allOf prefixItems additionalItems uniqueItems propertyNames dependentRequired)
+
+catalog =
+  Bench.read_json!("fixtures/mcp_catalog.json")["tools"]
+  |> Enum.reject(fn tool ->
+    {:ok, text} = JSON.encode(tool["inputSchema"])
+    Enum.any?(section9, &String.contains?(text, ~s("#{&1}")))
+  end)
+
 catalog_by_name = Map.new(catalog, &{&1["name"], &1["inputSchema"]})
 
 catalog_calls =

@@ -301,10 +301,21 @@ struct Walk<'c, V> {
     mode: Mode<'c, V>,
     budget: &'c Budget,
     /// The schema's arena.
-    nodes: &'c [Node],
-    /// Frames stacked by steps that stay on the same value (see
-    /// [`MAX_WALK_FRAMES`]).
-    hops: usize,
+    nodes: &'c [Box<Node>],
+}
+
+/// A walk's `depth` counts two things: the argument levels descended (the
+/// low byte, against [`MAX_ARGUMENT_DEPTH`]) and, in multiples of `HOP`,
+/// the frames stacked by steps that stay on the same value (a composition
+/// branch, an `allOf` entry, a `$ref`), which with the levels must stay
+/// under [`MAX_WALK_FRAMES`]. One word, so the walk's hot path carries
+/// nothing more than it did before references.
+const HOP: usize = 1 << 8;
+
+/// The argument levels of a walk's `depth`.
+#[inline(always)]
+fn levels(depth: usize) -> usize {
+    depth & (HOP - 1)
 }
 
 /// The JSON types a value has, as `TypeSet` bits.
@@ -331,7 +342,6 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             mode,
             budget,
             nodes: schema.nodes(),
-            hops: 0,
         }
     }
 
@@ -340,6 +350,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         Walk { mode, ..self }
     }
 
+    #[inline(always)]
     fn check_root(self, schema: &CompiledSchema, value: V, path: &Path<'_, V>) -> Check<V> {
         self.check_id(schema.root(), value, path, 0)
     }
@@ -349,7 +360,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     #[inline(always)]
     fn node(self, id: NodeId, path: &Path<'_, V>) -> Result<&'c Node, Failure<V>> {
         match self.nodes.get(id.index()) {
-            Some(node) => Ok(node),
+            Some(node) => Ok(&**node),
             None => Err(Self::missing_node(path)),
         }
     }
@@ -365,17 +376,14 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         self.check(self.node(id, path)?, value, path, depth)
     }
 
-    /// The walk one frame further on the same value; past
+    /// The depth one frame further on the same value; past
     /// [`MAX_WALK_FRAMES`], the depth error.
     #[inline]
-    fn hop(self, path: &Path<'_, V>, depth: usize) -> Result<Walk<'c, V>, Failure<V>> {
-        if depth + self.hops >= MAX_WALK_FRAMES {
+    fn hop(path: &Path<'_, V>, depth: usize) -> Result<usize, Failure<V>> {
+        if levels(depth) + depth / HOP >= MAX_WALK_FRAMES {
             return Err(Self::too_deep(path));
         }
-        Ok(Walk {
-            hops: self.hops + 1,
-            ..self
-        })
+        Ok(depth + HOP)
     }
 
     /// A `:validation` failure: ends a first-error walk with the error, ends
@@ -406,7 +414,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// Small, so the callers inline it; the rest lives in `check_keywords`.
     #[inline(always)]
     fn check(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        if depth > MAX_ARGUMENT_DEPTH {
+        if levels(depth) > MAX_ARGUMENT_DEPTH {
             return Err(Self::too_deep(path));
         }
         self.budget.charge(1)?;
@@ -520,13 +528,19 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 self.report(|| ArgumentError::MatchesNot { path: path.render() })?;
             }
         }
-        // `allOf` entries and the `$ref` target apply in place: their own
-        // failures are the value's.
         if !node.all_of.is_empty() || node.reference.is_some() {
-            let inner = self.hop(path, depth)?;
-            for entry in node.all_of.iter().chain(&node.reference) {
-                inner.check_id(*entry, value, path, depth)?;
-            }
+            self.check_in_place(node, value, path, depth)?;
+        }
+        Ok(())
+    }
+
+    /// `allOf` entries, then the `$ref` target: they apply in place, so
+    /// their own failures are the value's.
+    #[inline(never)]
+    fn check_in_place(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        let depth = Self::hop(path, depth)?;
+        for entry in node.all_of.iter().chain(&node.reference) {
+            self.check_id(*entry, value, path, depth)?;
         }
         Ok(())
     }
@@ -541,7 +555,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         depth: usize,
     ) -> Result<bool, Failure<V>> {
         let branch = self.node(branch, path)?;
-        let walk = self.hop(path, depth)?;
+        let depth = Self::hop(path, depth)?;
         // A branch whose `type` excludes the value fails at its first check,
         // in any walk (the depth was checked with the composition's value).
         if let Some(types) = &branch.types {
@@ -550,7 +564,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             }
         }
         if let Mode::Optimistic = self.mode {
-            let attempt = walk.with_mode(Mode::OptimisticBranch);
+            let attempt = self.with_mode(Mode::OptimisticBranch);
             // A success is final; a failure may be a mismatch or an aborting
             // error, which only the ordered probe below tells apart.
             match attempt.check(branch, value, path, depth) {
@@ -559,7 +573,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 Err(Failure::Mismatch | Failure::Error(_) | Failure::Full) => {}
             }
         }
-        let probe = walk.with_mode(Mode::Probe);
+        let probe = self.with_mode(Mode::Probe);
         match probe.check(branch, value, path, depth) {
             Ok(()) => Ok(true),
             Err(Failure::Mismatch) => Ok(false),
@@ -704,7 +718,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// cannot be compared: the list is refused as if they were equal.
     #[inline(never)]
     fn check_unique(self, value: V, length: usize, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        let depth_left = MAX_ARGUMENT_DEPTH.saturating_sub(depth);
+        let depth_left = MAX_ARGUMENT_DEPTH.saturating_sub(levels(depth));
         let mut keys = Vec::with_capacity(length);
         let mut comparable = true;
         for (index, item) in value.list_items().enumerate() {
@@ -817,18 +831,8 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 })?;
             }
         }
-        for dependent in &rules.dependent {
-            if by_name.get(dependent.slot).copied().flatten().is_none() {
-                continue;
-            }
-            for required in &dependent.required {
-                if by_name.get(required.slot).copied().flatten().is_none() {
-                    self.report(|| ArgumentError::MissingRequired {
-                        path: path.render(),
-                        property: required.name.clone(),
-                    })?;
-                }
-            }
+        if !rules.dependent.is_empty() {
+            self.check_dependent(rules, by_name, path)?;
         }
 
         for (index, property) in rules.properties.iter().enumerate() {
@@ -848,6 +852,26 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         }
         if let Some(names) = rules.property_names {
             self.check_property_names(names, value, path, depth)?;
+        }
+        Ok(())
+    }
+
+    /// `dependentRequired`: for each name present (as a binary key), the
+    /// names it requires, in list order.
+    #[inline(never)]
+    fn check_dependent(self, rules: &ObjectRules, by_name: &[Option<V>], path: &Path<'_, V>) -> Check<V> {
+        for dependent in &rules.dependent {
+            if by_name.get(dependent.slot).copied().flatten().is_none() {
+                continue;
+            }
+            for required in &dependent.required {
+                if by_name.get(required.slot).copied().flatten().is_none() {
+                    self.report(|| ArgumentError::MissingRequired {
+                        path: path.render(),
+                        property: required.name.clone(),
+                    })?;
+                }
+            }
         }
         Ok(())
     }
@@ -881,7 +905,6 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 mode: Mode::Probe,
                 budget: self.budget,
                 nodes: self.nodes,
-                hops: self.hops,
             };
             let key_path = root_path();
             match probe.check(schema, Text(name), &key_path, depth + 1) {

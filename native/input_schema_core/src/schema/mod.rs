@@ -75,7 +75,7 @@ impl Choices {
 
     /// Whether a binary equals one of the choices (only a binary choice
     /// with the same bytes can).
-    #[inline]
+    #[inline(always)]
     fn contain_binary(&self, bytes: &[u8]) -> bool {
         let key = NameKey::of(bytes);
         self.binaries.iter().any(|(k, index)| {
@@ -153,7 +153,9 @@ impl Node {
 /// A whole tool schema, compiled: an arena of nodes and its root.
 #[derive(Debug)]
 pub struct CompiledSchema {
-    nodes: Vec<Node>,
+    /// Boxed: a node is built on the heap and moved in as a pointer, and
+    /// a walk follows one pointer per node, as through a tree of boxes.
+    nodes: Vec<Box<Node>>,
     root: NodeId,
     /// What compiling it spent of [`COMPILE_BUDGET`].
     pub compile_units: u64,
@@ -164,10 +166,11 @@ pub struct CompiledSchema {
 impl CompiledSchema {
     /// Approximate heap bytes held, for cache accounting.
     pub fn approximate_bytes(&self) -> usize {
-        std::mem::size_of::<CompiledSchema>() + self.nodes.iter().map(Node::approximate_bytes).sum::<usize>()
+        std::mem::size_of::<CompiledSchema>()
+            + self.nodes.iter().map(|n| n.approximate_bytes()).sum::<usize>()
     }
 
-    pub fn nodes(&self) -> &[Node] {
+    pub fn nodes(&self) -> &[Box<Node>] {
         &self.nodes
     }
 
@@ -176,7 +179,7 @@ impl CompiledSchema {
     }
 
     pub fn node(&self, id: NodeId) -> Option<&Node> {
-        self.nodes.get(id.index())
+        self.nodes.get(id.index()).map(|node| &**node)
     }
 }
 
@@ -227,7 +230,7 @@ struct Context<'b, V> {
     /// build units of every pattern met, whether it was built now or before.
     spent: Cell<u64>,
     root: V,
-    nodes: RefCell<Vec<Node>>,
+    nodes: RefCell<Vec<Box<Node>>>,
     /// Every subschema's JSON Pointer and node, kept on the pass that meets
     /// a `$ref` (the first pass stops at the first `$ref` and the
     /// compilation starts over recording: schemas without one never pay).
@@ -325,7 +328,7 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
     fn add(&self, node: Box<Node>) -> Compiled<NodeId, V> {
         let mut nodes = self.cx.nodes.borrow_mut();
         let id = NodeId(u32::try_from(nodes.len()).map_err(|_| self.fail(SchemaError::SchemaTooDeep))?);
-        nodes.push(*node);
+        nodes.push(node);
         drop(nodes);
         if let Some(located) = &self.cx.located {
             let pointer = self.pointer();
@@ -421,7 +424,7 @@ fn compile_pass<'a, V: Value<'a>>(
         cached_patterns_only,
         spent: Cell::new(0),
         root: schema,
-        nodes: RefCell::new(Vec::new()),
+        nodes: RefCell::new(Vec::with_capacity(16)),
         located: recording.then(|| RefCell::new(HashMap::new())),
         refs: RefCell::new(Vec::new()),
         indexes: RefCell::new(HashMap::new()),
