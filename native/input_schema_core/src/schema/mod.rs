@@ -155,6 +155,7 @@ impl Node {
 pub struct CompiledSchema {
     /// Boxed: a node is built on the heap and moved in as a pointer, and
     /// a walk follows one pointer per node, as through a tree of boxes.
+    #[allow(clippy::vec_box)]
     nodes: Vec<Box<Node>>,
     root: NodeId,
     /// What compiling it spent of [`COMPILE_BUDGET`].
@@ -230,6 +231,7 @@ struct Context<'b, V> {
     /// build units of every pattern met, whether it was built now or before.
     spent: Cell<u64>,
     root: V,
+    #[allow(clippy::vec_box)]
     nodes: RefCell<Vec<Box<Node>>>,
     /// Every subschema's JSON Pointer and node, kept on the pass that meets
     /// a `$ref` (the first pass stops at the first `$ref` and the
