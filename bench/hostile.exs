@@ -54,8 +54,47 @@ defmodule Hostile do
       {"deepest nesting (45 properties levels) x 3,000 siblings each",
        fn seed -> Map.put(deep_wide(45, 3_000), "title", "#{seed}") end},
       {"deepest nesting (45 properties levels) x 100 siblings each",
-       fn seed -> Map.put(deep_wide(45, 100), "title", "#{seed}") end}
+       fn seed -> Map.put(deep_wide(45, 100), "title", "#{seed}") end},
+      {"a chain of 30,000 $refs through $defs",
+       fn seed -> Map.put(chain(30_000), "title", "#{seed}") end},
+      {"20 definitions that each refer twice to the next",
+       fn seed -> Map.put(doubling(20), "title", "#{seed}") end},
+      {"10,000 definitions, each an allOf of $refs to the next 8",
+       fn seed -> Map.put(fan(10_000, 8), "title", "#{seed}") end},
+      {"a same-value $ref cycle through 5,000 definitions",
+       fn seed -> Map.put(chain(5_000, "#/$defs/d0"), "title", "#{seed}") end}
     ]
+  end
+
+  @doc "d0 -> d1 -> ... -> dn, each a bare $ref; dn is a string schema or, with `last`, a $ref."
+  def chain(n, last \\ nil) do
+    defs =
+      Map.new(0..(n - 1), fn i -> {"d#{i}", %{"$ref" => "#/$defs/d#{i + 1}"}} end)
+      |> Map.put("d#{n}", if(last, do: %{"$ref" => last}, else: %{"type" => "string"}))
+
+    %{"type" => "object", "properties" => %{"a" => %{"$ref" => "#/$defs/d0"}}, "$defs" => defs}
+  end
+
+  def doubling(levels) do
+    defs =
+      Map.new(0..(levels - 1), fn i ->
+        next = %{"$ref" => "#/$defs/d#{i + 1}"}
+        {"d#{i}", %{"allOf" => [next, next]}}
+      end)
+      |> Map.put("d#{levels}", %{"type" => "integer"})
+
+    %{"type" => "object", "properties" => %{"a" => %{"$ref" => "#/$defs/d0"}}, "$defs" => defs}
+  end
+
+  def fan(n, width) do
+    defs =
+      Map.new(0..(n - 1), fn i ->
+        refs = for k <- 1..width, i + k <= n, do: %{"$ref" => "#/$defs/d#{i + k}"}
+        {"d#{i}", %{"allOf" => refs}}
+      end)
+      |> Map.put("d#{n}", %{"type" => "integer"})
+
+    %{"type" => "object", "properties" => %{"a" => %{"$ref" => "#/$defs/d0"}}, "$defs" => defs}
   end
 
   def rss_kib(field) do
@@ -167,6 +206,38 @@ for {name, build} <- Hostile.shapes() do
   IO.puts(
     "| #{name} | #{stat.(preflights, &Hostile.ms/1)} | #{results |> hd() |> Hostile.outcome()} | " <>
       "#{stat.(waits, &Hostile.ms/1)} | #{stat.(peaks, mib)} |"
+  )
+end
+
+# Part 1b: a schema whose references make one value visit many subschemas
+# (14 doubling levels: about 65,000 visits per value, under the expansion
+# limit), against arguments that multiply it: the validation stops at its
+# work limit.
+{:ok, doubling} =
+  InputSchema.compile(%{
+    "type" => "object",
+    "properties" => %{"a" => %{"type" => "array", "items" => %{"$ref" => "#/$defs/d0"}}},
+    "$defs" => Hostile.doubling(14)["$defs"]
+  })
+
+IO.puts("\n| validation through references | time (median, worst) | result |\n|---|---|---|")
+
+for count <- [10, 400] do
+  arguments = %{"a" => Enum.to_list(1..count)}
+
+  samples =
+    for _ <- 1..runs, do: Hostile.time(fn -> InputSchema.validate(doubling, arguments) end)
+
+  times = samples |> Enum.map(&elem(&1, 0)) |> Enum.sort()
+
+  result =
+    case samples |> hd() |> elem(1) do
+      {:ok, _} -> "accepted"
+      other -> Hostile.outcome(other)
+    end
+
+  IO.puts(
+    "| 14 doubling levels, #{count} items | #{Hostile.ms(Hostile.percentile(times, 0.5))}, #{Hostile.ms(List.last(times))} | #{result} |"
   )
 end
 

@@ -152,7 +152,7 @@ end
 
 InputSchema.configure_cache(enabled: false)
 
-for n <- [100, 1_000, 10_000] do
+for n <- [100, 1_000, 5_000] do
   schema = RefBench.chain(n)
   {:ok, _} = InputSchema.compile(schema)
 

@@ -156,7 +156,7 @@ fn the_deepest_reference_walk_fits_a_dirty_scheduler_stack() {
 #[test]
 fn a_walk_past_the_reference_work_limit_fails_closed() {
     // 14 doubling levels: about 65,000 visits of each item (under the
-    // expansion limit); 400 items pass the 20M units.
+    // expansion limit); 400 items pass the 5M units.
     let schema = compiled(&doubling(14));
     let items: Vec<Value> = (0..400).map(|i| json!(i)).collect();
     let arguments = json!({"a": items});

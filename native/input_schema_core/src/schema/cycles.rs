@@ -12,7 +12,7 @@ use super::{Compiled, Node, NodeId, SchemaFailure, SchemaPath, Stop};
 use crate::error::SchemaError;
 use crate::value::Value;
 
-use super::refs::Pending;
+use super::refs::{self, Pending};
 
 /// Most nodes one argument value may meet without the walk descending
 /// (counted along every path). A schema without `$ref` stays far below it
@@ -48,7 +48,7 @@ pub(super) fn check<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<
     let mut stack: Vec<(NodeId, usize)> = Vec::new();
     for start in 0..nodes.len() {
         let Ok(start) = u32::try_from(start).map(NodeId) else {
-            return Err(fail(pending, None, SchemaError::RefCycle));
+            return Err(fail(pending, None, SchemaError::RefCycle, path));
         };
         if marks.get(start.index()) != Some(&Mark::New) {
             continue;
@@ -57,7 +57,7 @@ pub(super) fn check<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<
         set(&mut marks, start, Mark::Open);
         while let Some(&mut (id, ref mut next)) = stack.last_mut() {
             let Some(node) = nodes.get(id.index()) else {
-                return Err(fail(pending, None, SchemaError::RefCycle));
+                return Err(fail(pending, None, SchemaError::RefCycle, path));
             };
             if let Some(child) = edges(node).nth(*next) {
                 *next += 1;
@@ -68,7 +68,7 @@ pub(super) fn check<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<
                     }
                     Some(Mark::Done(_)) => {}
                     // An open node reached again: a cycle through it.
-                    _ => return Err(fail(pending, Some(child), SchemaError::RefCycle)),
+                    _ => return Err(fail(pending, Some(child), SchemaError::RefCycle, path)),
                 }
                 continue;
             }
@@ -79,7 +79,7 @@ pub(super) fn check<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<
                 }
             }
             if total > MAX_EXPANSION {
-                return Err(fail(pending, Some(id), SchemaError::RefExpansion));
+                return Err(fail(pending, Some(id), SchemaError::RefExpansion, path));
             }
             set(&mut marks, id, Mark::Done(total));
             stack.pop();
@@ -94,13 +94,23 @@ fn set(marks: &mut [Mark], id: NodeId, mark: Mark) {
     }
 }
 
-/// The failure, at the first `$ref` held by the node it concerns (or by
-/// any node, when that one holds none).
-fn fail<V>(pending: &[Pending<V>], node: Option<NodeId>, error: SchemaError<V>) -> Stop<V> {
-    let at = pending
-        .iter()
-        .find(|p| Some(p.node) == node)
-        .or_else(|| pending.first())
-        .map_or_else(String::new, |p| p.at().to_string());
-    Stop::Failure(SchemaFailure { error, pointer: at })
+/// The failure: a cycle at the first `$ref` held by a node on it (or by
+/// any node, when that one holds none); an expansion at the node whose
+/// expansion is too large.
+fn fail<'a, V: Value<'a>>(
+    pending: &[Pending<V>],
+    node: Option<NodeId>,
+    error: SchemaError<V>,
+    path: &SchemaPath<'_, V>,
+) -> Stop<V> {
+    let pointer = match (&path.cx.located, &error, node) {
+        (Some(located), SchemaError::RefExpansion, Some(node)) => refs::location(&located.borrow(), node),
+        (Some(located), _, _) => pending
+            .iter()
+            .find(|p| Some(p.node) == node)
+            .or_else(|| pending.first())
+            .map_or_else(String::new, |p| refs::at(&located.borrow(), p.node)),
+        _ => String::new(),
+    };
+    Stop::Failure(SchemaFailure { error, pointer })
 }

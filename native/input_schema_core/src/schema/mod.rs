@@ -241,6 +241,10 @@ struct Context<'b, V> {
     refs: RefCell<Vec<refs::Pending<V>>>,
     /// The maps and lists `$ref` pointers walked through, indexed.
     indexes: RefCell<refs::Indexes<V>>,
+    /// The resolved target of each `$ref` whose schema is being compiled,
+    /// innermost last: pushed when the key is read, taken when the node is
+    /// added.
+    targets: RefCell<Vec<String>>,
 }
 
 /// The compile budget of one schema, in work units (about 50 ns each here:
@@ -265,6 +269,17 @@ const SUBSCHEMA_UNITS: u64 = 20;
 /// a check and an allocation or two: several times a validation step).
 const KEYWORD_UNITS: u64 = 10;
 
+/// Units a subschema's recorded location costs on the pass that records
+/// them (its JSON Pointer and its entry in the table), beyond a unit per
+/// 16 bytes of the pointer.
+const LOCATION_UNITS: u64 = 10;
+
+/// Units a `$ref` costs beyond its keyword: parsing and resolving its
+/// pointer, noting it, linking it and checking its edge (calibrated with
+/// `bench/hostile.exs`: a chain of references at the compile budget takes
+/// about as long as the other hostile shapes).
+const REF_UNITS: u64 = 60;
+
 impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
     fn child(&'p self, step: Step<'p>) -> SchemaPath<'p, V> {
         SchemaPath {
@@ -280,24 +295,25 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
 
     /// RFC 6901: `~` is written `~0` and `/` is written `~1`.
     fn pointer(&self) -> String {
-        let mut steps = Vec::new();
-        let mut at = Some(self);
-        while let Some(path) = at {
-            steps.push(path.step);
-            at = path.parent;
-        }
         let mut out = String::new();
-        for step in steps.iter().rev() {
-            let text = match step {
-                Step::Root => continue,
-                Step::Keyword(name) => (*name).to_string(),
-                Step::Name(name) => String::from_utf8_lossy(name).into_owned(),
-                Step::Index(index) => index.to_string(),
-            };
-            out.push('/');
-            out.push_str(&text.replace('~', "~0").replace('/', "~1"));
-        }
+        self.write_pointer(&mut out);
         out
+    }
+
+    /// Writes the pointer: the parent's first, then this step.
+    fn write_pointer(&self, out: &mut String) {
+        if let Some(parent) = self.parent {
+            parent.write_pointer(out);
+        }
+        match self.step {
+            Step::Root => {}
+            Step::Keyword(name) => push_token(out, name),
+            Step::Name(name) => push_token(out, &String::from_utf8_lossy(name)),
+            Step::Index(index) => {
+                out.push('/');
+                out.push_str(&index.to_string());
+            }
+        }
     }
 
     fn fail(&self, error: SchemaError<V>) -> Stop<V> {
@@ -334,7 +350,7 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
         drop(nodes);
         if let Some(located) = &self.cx.located {
             let pointer = self.pointer();
-            self.charge(pointer.len() as u64 / 16 + 1)?;
+            self.charge(LOCATION_UNITS + pointer.len() as u64 / 16)?;
             located.borrow_mut().entry(pointer).or_insert(id);
         }
         Ok(id)
@@ -347,6 +363,18 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
             self.add(Box::new(Node::boolean(value)))?;
         }
         Ok(())
+    }
+}
+
+/// Appends `/token` to a JSON Pointer, `~` written `~0` and `/` written `~1`.
+fn push_token(out: &mut String, token: &str) {
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
     }
 }
 
@@ -400,8 +428,11 @@ pub fn compile_within<'a, V: Value<'a>>(
     budget: &Budget,
     cached_patterns_only: bool,
 ) -> Result<CompiledSchema, CompileStop<V>> {
-    let outcome = match compile_pass(schema, budget, cached_patterns_only, false) {
-        Err(Stop::Restart) => compile_pass(schema, budget, cached_patterns_only, true),
+    let first = Cell::new(0);
+    let outcome = match compile_pass(schema, budget, cached_patterns_only, None, &first) {
+        // The pass that records starts with what the first one spent: the
+        // two together stay within the compile budget.
+        Err(Stop::Restart) => compile_pass(schema, budget, cached_patterns_only, Some(first.get()), &first),
         outcome => outcome,
     };
     outcome.map_err(|stop| match stop {
@@ -415,55 +446,70 @@ pub fn compile_within<'a, V: Value<'a>>(
     })
 }
 
+/// One pass over the schema; `recording` (with the units spent before it)
+/// for the pass that records every location. What the pass spent is left in
+/// `spent_out`.
 fn compile_pass<'a, V: Value<'a>>(
     schema: V,
     budget: &Budget,
     cached_patterns_only: bool,
-    recording: bool,
+    recording: Option<u64>,
+    spent_out: &Cell<u64>,
 ) -> Compiled<CompiledSchema, V> {
     let cx = Context {
         budget,
         cached_patterns_only,
-        spent: Cell::new(0),
+        spent: Cell::new(recording.unwrap_or(0)),
         root: schema,
         nodes: RefCell::new(Vec::with_capacity(16)),
-        located: recording.then(|| RefCell::new(HashMap::new())),
+        located: recording.map(|_| RefCell::new(HashMap::new())),
         refs: RefCell::new(Vec::new()),
         indexes: RefCell::new(HashMap::new()),
+        targets: RefCell::new(Vec::new()),
     };
     let root_path = SchemaPath {
         parent: None,
         step: Step::Root,
         cx: &cx,
     };
-    if schema.shape() != Shape::Map {
-        return Err(root_path.fail(SchemaError::SchemaNotMap));
-    }
-    // The root's type comes first, before any key is checked: a scalar tool
-    // schema is "only object tool schemas", whatever else it holds.
-    if let Some(type_value) = root_type(schema, &root_path)? {
-        if !is_object_root_type(type_value) {
-            return Err(root_path.keyword(Keyword::Type).fail(SchemaError::RootNotObject));
-        }
-    }
-    let slots = keyword_slots(schema, &root_path)?;
-    let mut root = compile_slots(&slots, 1, &root_path)?;
-    root.checks_objects = true;
-    root.settle();
-    let root = finish_node(schema, &slots, root, &root_path)?;
-
-    let pending = cx.refs.take();
-    let has_refs = !pending.is_empty();
-    if has_refs {
-        refs::link(&pending, &root_path)?;
-        cycles::check(&pending, &root_path)?;
-    }
+    let outcome = compile_root(schema, &root_path);
+    spent_out.set(cx.spent.get());
+    let root = outcome?;
+    let has_refs = !cx.refs.borrow().is_empty();
     Ok(CompiledSchema {
         nodes: cx.nodes.take(),
         root,
         compile_units: cx.spent.get(),
         has_refs,
     })
+}
+
+/// The root, every subschema below it, and, with `$ref`, the links and the
+/// checks of the linked graph.
+fn compile_root<'a, V: Value<'a>>(schema: V, root_path: &SchemaPath<'_, V>) -> Compiled<NodeId, V> {
+    let cx = root_path.cx;
+    if schema.shape() != Shape::Map {
+        return Err(root_path.fail(SchemaError::SchemaNotMap));
+    }
+    // The root's type comes first, before any key is checked: a scalar tool
+    // schema is "only object tool schemas", whatever else it holds.
+    if let Some(type_value) = root_type(schema, root_path)? {
+        if !is_object_root_type(type_value) {
+            return Err(root_path.keyword(Keyword::Type).fail(SchemaError::RootNotObject));
+        }
+    }
+    let slots = keyword_slots(schema, root_path)?;
+    let mut root = compile_slots(&slots, 1, root_path)?;
+    root.checks_objects = true;
+    root.settle();
+    let root = finish_node(schema, &slots, root, root_path)?;
+
+    let pending = cx.refs.borrow();
+    if !pending.is_empty() {
+        refs::link(&pending, root_path)?;
+        cycles::check(&pending, root_path)?;
+    }
+    Ok(root)
 }
 
 /// The root's `type` value, found as every keyword is: the atom form wins
@@ -508,6 +554,8 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
     path.charge(KEYWORD_UNITS * schema.map_len() as u64)?;
     let at_root = path.parent.is_none();
     let mut slots: Box<Slots<V>> = Box::new([None; KEYWORD_COUNT]);
+    // The target of the `$ref` kept (the atom form wins, as for every keyword).
+    let mut target: Option<(String, bool)> = None;
     for (key, value) in schema.map_entries() {
         let (keyword, is_atom, name) = match key.shape() {
             Shape::Binary(name) => (Keyword::from_name(name), false, Some(name.to_vec())),
@@ -521,7 +569,17 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
         let keyword = keyword.filter(|k| at_root || *k != Keyword::Id);
         let keyword = match keyword {
             Some(Keyword::Ref) if path.cx.located.is_none() => return Err(Stop::Restart),
-            Some(Keyword::Ref) if !refs::resolves(value, path)? => None,
+            Some(Keyword::Ref) => {
+                path.charge(REF_UNITS)?;
+                let resolved = refs::resolve_target(value, path)?;
+                // Unresolved, it is unsupported here, like an unknown key.
+                resolved.map(|resolved| {
+                    if !matches!(target, Some((_, true))) {
+                        target = Some((resolved, is_atom));
+                    }
+                    Keyword::Ref
+                })
+            }
             keyword => keyword,
         };
         let Some(keyword) = keyword else {
@@ -536,6 +594,9 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
                 _ => *slot = Some((value, is_atom)),
             }
         }
+    }
+    if let Some((resolved, _)) = target {
+        path.cx.targets.borrow_mut().push(resolved);
     }
     Ok(slots)
 }
@@ -558,8 +619,8 @@ fn finish_node<'a, V: Value<'a>>(
     path: &SchemaPath<'_, V>,
 ) -> Compiled<NodeId, V> {
     let id = path.add(node)?;
-    if let Some(target) = get(slots, Keyword::Ref) {
-        refs::note(schema, target, id, &path.keyword(Keyword::Ref))?;
+    if let Some(reference) = get(slots, Keyword::Ref) {
+        refs::note(schema, reference, id, &path.keyword(Keyword::Ref))?;
     }
     Ok(id)
 }

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::{Compiled, NodeId, SchemaFailure, SchemaPath, Stop};
+use super::{push_token, Compiled, NodeId, SchemaFailure, SchemaPath, Stop};
 use crate::error::SchemaError;
 use crate::value::{Shape, Value};
 
@@ -20,9 +20,8 @@ pub(super) struct Pending<V> {
     pub node: NodeId,
     /// The location it names, as the compiler renders locations.
     target: String,
-    /// The `$ref` key as written, and where it sits, for an error.
+    /// The `$ref` key as written, for an error.
     key: V,
-    at: String,
 }
 
 /// The tokens of a same-document reference, decoded; `None` for any other
@@ -72,10 +71,9 @@ fn unescape(token: &str) -> Option<String> {
 
 /// A location as the compiler renders it (`SchemaPath::pointer`).
 fn render(tokens: &[String]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(tokens.iter().map(|t| t.len() + 1).sum());
     for token in tokens {
-        out.push('/');
-        out.push_str(&token.replace('~', "~0").replace('/', "~1"));
+        push_token(&mut out, token);
     }
     out
 }
@@ -118,16 +116,22 @@ pub(super) enum Index<V> {
 /// Indexes by the location of the map or list they index.
 pub(super) type Indexes<V> = HashMap<String, Index<V>>;
 
-/// Whether a `$ref` value names a subschema of the document being compiled.
-pub(super) fn resolves<'a, V: Value<'a>>(reference: V, path: &SchemaPath<'_, V>) -> Compiled<bool, V> {
+/// The location a `$ref` value names, as the compiler renders locations,
+/// when it is a subschema of the document being compiled.
+pub(super) fn resolve_target<'a, V: Value<'a>>(
+    reference: V,
+    path: &SchemaPath<'_, V>,
+) -> Compiled<Option<String>, V> {
     let Shape::Binary(text) = reference.shape() else {
-        return Ok(false);
+        return Ok(None);
     };
     let Some(tokens) = tokens(text) else {
-        return Ok(false);
+        return Ok(None);
     };
-    Ok(resolve(path.cx.root, &tokens, path)?
-        .is_some_and(|v| matches!(v.shape(), Shape::Map | Shape::Bool(_))))
+    let found = resolve(path.cx.root, &tokens, path)?;
+    Ok(found
+        .filter(|v| matches!(v.shape(), Shape::Map | Shape::Bool(_)))
+        .map(|_| render(&tokens)))
 }
 
 /// Follows tokens from the root through positions that hold subschemas.
@@ -174,8 +178,7 @@ fn resolve<'a, V: Value<'a>>(root: V, tokens: &[String], path: &SchemaPath<'_, V
 }
 
 fn push(prefix: &mut String, token: &str) {
-    prefix.push('/');
-    prefix.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    push_token(prefix, token);
 }
 
 /// The value under a name in a map (the map at `location`): from its index,
@@ -240,15 +243,15 @@ fn element<'a, V: Value<'a>>(
     })
 }
 
-/// Notes the `$ref` of a node just added (its value resolved when its key
-/// was read); `path` is the `$ref` keyword's location.
+/// Notes the `$ref` of a node just added (its target resolved when its key
+/// was read, and pushed then); `path` is the `$ref` keyword's location.
 pub(super) fn note<'a, V: Value<'a>>(
     schema: V,
     reference: V,
     node: NodeId,
     path: &SchemaPath<'_, V>,
 ) -> Compiled<(), V> {
-    let target = reference.bytes().and_then(tokens).map(|t| render(&t));
+    let target = path.cx.targets.borrow_mut().pop();
     let key = schema
         .map_entries()
         .map(|(key, _)| key)
@@ -260,12 +263,7 @@ pub(super) fn note<'a, V: Value<'a>>(
     let (Some(target), Some(key)) = (target, key) else {
         return Err(path.fail(SchemaError::UnsupportedKeyword(reference)));
     };
-    path.cx.refs.borrow_mut().push(Pending {
-        node,
-        target,
-        key,
-        at: path.pointer(),
-    });
+    path.cx.refs.borrow_mut().push(Pending { node, target, key });
     Ok(())
 }
 
@@ -284,7 +282,7 @@ pub(super) fn link<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<'
             // refuse the schema.
             return Err(Stop::Failure(SchemaFailure {
                 error: SchemaError::UnsupportedKeyword(reference.key),
-                pointer: reference.at.clone(),
+                pointer: at(&located, reference.node),
             }));
         };
         node.reference = Some(target);
@@ -293,9 +291,19 @@ pub(super) fn link<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<'
     Ok(())
 }
 
-impl<V> Pending<V> {
-    /// Where the `$ref` sits, as a JSON Pointer.
-    pub(super) fn at(&self) -> &str {
-        &self.at
-    }
+/// Where a node was compiled, as a JSON Pointer (found by a scan of the
+/// recorded locations: only an error needs it).
+pub(super) fn location(located: &HashMap<String, NodeId>, node: NodeId) -> String {
+    located
+        .iter()
+        .filter(|(_, id)| **id == node)
+        .map(|(pointer, _)| pointer)
+        .min()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Where a node's `$ref` sits, as a JSON Pointer.
+pub(super) fn at(located: &HashMap<String, NodeId>, node: NodeId) -> String {
+    format!("{}/$ref", location(located, node))
 }
