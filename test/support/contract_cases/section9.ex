@@ -386,6 +386,12 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases.Section9 do
       {"$ref to a false schema",
        %{"properties" => %{"a" => %{"$ref" => "#/$defs/no"}}, "$defs" => %{"no" => false}},
        %{"a" => 1}, {@v, @not_allowed, %{path: "$arguments.a"}}},
+      {"$ref with atom keywords and names",
+       %{
+         type: :object,
+         properties: %{a: %{"$ref": "#/$defs/A"}},
+         "$defs": %{A: %{type: :integer}}
+       }, %{"a" => "x"}, {@v, @t, %{path: "$arguments.a", type: :integer}}},
       {"doubling definitions validate", doubling(10), %{"a" => 3}, :ok},
       {"doubling definitions refuse", doubling(10), %{"a" => "x"},
        {@v, @t, %{path: "$arguments.a", type: "integer"}}},
@@ -433,6 +439,10 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases.Section9 do
 
       # prefixItems, tuple items, additionalItems
       {"prefixItems exact", prefix, %{"a" => ["x", 1]}, :ok},
+      {"prefixItems false entry", prop(%{"prefixItems" => [true, false]}), %{"a" => [1, 2]},
+       {@v, @not_allowed, %{path: "$arguments.a[1]"}}},
+      {"prefixItems false entry, shorter array", prop(%{"prefixItems" => [true, false]}),
+       %{"a" => [1]}, :ok},
       {"prefixItems shorter array", prefix, %{"a" => ["x"]}, :ok},
       {"prefixItems longer array", prefix, %{"a" => ["x", 1, nil]}, :ok},
       {"prefixItems first", prefix, %{"a" => [1, 1]},
