@@ -305,9 +305,9 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
 
   # The library's contract rows, run from inside the host.
   defp copy_contract_rows!(host) do
-    File.mkdir_p!(Path.join(host, "test/support"))
+    File.mkdir_p!(Path.join(host, "test/support/contract_cases"))
 
-    for file <- ["contract_cases.ex", "contract_assertions.ex"] do
+    for file <- ["contract_cases.ex", "contract_cases/section9.ex", "contract_assertions.ex"] do
       File.cp!(
         Path.join(@root, "test/support/" <> file),
         Path.join(host, "test/support/" <> file)
