@@ -240,7 +240,7 @@ struct Context<'b, V> {
     /// The `$ref`s met, linked to their nodes once every node exists.
     refs: RefCell<Vec<refs::Pending<V>>>,
     /// The maps and lists `$ref` pointers walked through, indexed.
-    indexes: RefCell<refs::Indexes<V>>,
+    indexes: RefCell<Option<refs::Indexes<V>>>,
     /// The resolved target of each `$ref` whose schema is being compiled,
     /// innermost last: pushed when the key is read, taken when the node is
     /// added.
@@ -464,7 +464,7 @@ fn compile_pass<'a, V: Value<'a>>(
         nodes: RefCell::new(Vec::with_capacity(16)),
         located: recording.map(|_| RefCell::new(HashMap::new())),
         refs: RefCell::new(Vec::new()),
-        indexes: RefCell::new(HashMap::new()),
+        indexes: RefCell::new(None),
         targets: RefCell::new(Vec::new()),
     };
     let root_path = SchemaPath {
@@ -664,35 +664,20 @@ fn number<'a, V: Value<'a>>(
 }
 
 /// `exclusiveMinimum`/`exclusiveMaximum`: a number (2020-12), or the
-/// draft-04 boolean that makes `minimum`/`maximum` exclusive.
+/// draft-04 boolean that makes `minimum`/`maximum` exclusive: `true` moves
+/// the inclusive bound to the exclusive one; `false`, or `true` without the
+/// bound, changes nothing.
 fn exclusive<'a, V: Value<'a>>(
     slots: &Slots<V>,
     keyword: Keyword,
     path: &SchemaPath<'_, V>,
-) -> Compiled<Exclusive, V> {
+    inclusive: &mut Option<Number>,
+) -> Compiled<Option<Number>, V> {
     match get(slots, keyword).map(|v| v.shape()) {
-        None => Ok(Exclusive::Absent),
-        Some(Shape::Bool(flag)) => Ok(Exclusive::Flag(flag)),
-        Some(Shape::Number(n)) => Ok(Exclusive::Bound(n)),
+        None | Some(Shape::Bool(false)) => Ok(None),
+        Some(Shape::Bool(true)) => Ok(inclusive.take()),
+        Some(Shape::Number(n)) => Ok(Some(n)),
         Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotNumber(keyword.name()))),
-    }
-}
-
-/// An `exclusiveMinimum`/`exclusiveMaximum` as written.
-enum Exclusive {
-    Absent,
-    Bound(Number),
-    /// The draft-04 form.
-    Flag(bool),
-}
-
-/// Applies a bound and its `exclusive*` keyword: the draft-04 `true` moves
-/// the inclusive bound to the exclusive one (`false` changes nothing).
-fn bounds(inclusive: Option<Number>, exclusive: Exclusive) -> (Option<Number>, Option<Number>) {
-    match exclusive {
-        Exclusive::Absent | Exclusive::Flag(false) => (inclusive, None),
-        Exclusive::Bound(n) => (inclusive, Some(n)),
-        Exclusive::Flag(true) => (None, inclusive),
     }
 }
 
@@ -788,12 +773,10 @@ fn compile_assertions<'a, V: Value<'a>>(
         node.constant = Some(datum);
     }
 
-    let minimum = number(slots, Keyword::Minimum, path)?;
-    let maximum = number(slots, Keyword::Maximum, path)?;
-    let exclusive_minimum = exclusive(slots, Keyword::ExclusiveMinimum, path)?;
-    let exclusive_maximum = exclusive(slots, Keyword::ExclusiveMaximum, path)?;
-    (node.minimum, node.exclusive_minimum) = bounds(minimum, exclusive_minimum);
-    (node.maximum, node.exclusive_maximum) = bounds(maximum, exclusive_maximum);
+    node.minimum = number(slots, Keyword::Minimum, path)?;
+    node.maximum = number(slots, Keyword::Maximum, path)?;
+    node.exclusive_minimum = exclusive(slots, Keyword::ExclusiveMinimum, path, &mut node.minimum)?;
+    node.exclusive_maximum = exclusive(slots, Keyword::ExclusiveMaximum, path, &mut node.maximum)?;
 
     node.min_length = count(slots, Keyword::MinLength, path)?;
     node.max_length = count(slots, Keyword::MaxLength, path)?;

@@ -193,6 +193,7 @@ fn member<'a, V: Value<'a>>(
         return Ok(None);
     }
     let mut indexes = path.cx.indexes.borrow_mut();
+    let indexes = indexes.get_or_insert_with(HashMap::new);
     if !indexes.contains_key(location) {
         path.charge(map.map_len() as u64)?;
         let mut names: HashMap<Box<[u8]>, V> = HashMap::with_capacity(map.map_len());
@@ -233,6 +234,7 @@ fn element<'a, V: Value<'a>>(
         return Ok(None);
     }
     let mut indexes = path.cx.indexes.borrow_mut();
+    let indexes = indexes.get_or_insert_with(HashMap::new);
     if !indexes.contains_key(location) {
         path.charge(list.list_len().unwrap_or(0) as u64)?;
         indexes.insert(location.to_string(), Index::Items(list.list_items().collect()));
