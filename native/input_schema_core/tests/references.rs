@@ -226,3 +226,76 @@ fn unique_items_costs_n_log_n_and_finds_the_one_duplicate() {
     assert_eq!(error.to_string(), "tool argument has duplicate items");
     assert_eq!(error.path(), b"$arguments.a");
 }
+
+fn failure(schema: &Value) -> (String, String) {
+    match compile(JsonRef::from(schema)) {
+        Ok(_) => panic!("{schema} compiled"),
+        Err(failure) => (failure.error.to_string(), failure.pointer),
+    }
+}
+
+fn nest(levels: usize, wrap: impl Fn(Value) -> Value) -> Value {
+    (0..levels).fold(json!({}), |inner, _| wrap(inner))
+}
+
+#[test]
+fn tuple_entries_and_additional_items_count_toward_the_schema_depth() {
+    use input_schema_core::schema::MAX_SCHEMA_DEPTH;
+    let too_deep = "tool schema nesting exceeds the supported depth".to_string();
+    // The root is level 1, its `items` level 2; a tuple entry adds two (the
+    // list and the schema).
+    let tuple = |levels| json!({"properties": {}, "items": nest(levels, |s| json!({"items": [s]}))});
+    let fits = (MAX_SCHEMA_DEPTH - 2) / 2;
+    assert!(compile(JsonRef::from(&tuple(fits))).is_ok());
+    assert_eq!(failure(&tuple(fits + 1)).0, too_deep);
+    // `additionalItems` adds one, like `items`.
+    let additional = |levels| nest(levels, |s| json!({"additionalItems": s}));
+    assert!(compile(JsonRef::from(&additional(MAX_SCHEMA_DEPTH - 1))).is_ok());
+    assert_eq!(failure(&additional(MAX_SCHEMA_DEPTH)).0, too_deep);
+}
+
+#[test]
+fn the_expansion_limit_is_exact() {
+    // d0..d14 double: d0 meets 65,533 subschemas, d1 32,765. An allOf of a
+    // reference to each plus `extra` true schemas meets 1 + 65,534 + 32,766
+    // + extra = 98,301 + extra.
+    let with_extra = |extra: usize| {
+        let mut schema = doubling(14);
+        let mut entries = vec![json!({"$ref": "#/$defs/d0"}), json!({"$ref": "#/$defs/d1"})];
+        entries.extend(std::iter::repeat_n(json!(true), extra));
+        schema["properties"]["b"] = json!({"allOf": entries});
+        schema
+    };
+    assert!(compile(JsonRef::from(&with_extra(1_699))).is_ok());
+    let (message, pointer) = failure(&with_extra(1_700));
+    assert_eq!(message, "schema references expand beyond the supported size");
+    // Reported where the expansion is: the subschema, not a `$ref`.
+    assert_eq!(pointer, "/properties/b");
+}
+
+#[test]
+fn reference_failures_name_the_ref_on_the_cycle() {
+    // Two references; the cycle runs through the second one compiled.
+    let schema = json!({
+        "properties": {"x": {"$ref": "#/$defs/s"}},
+        "$defs": {"s": {"$ref": "#/$defs/s"}}
+    });
+    assert_eq!(
+        failure(&schema),
+        (
+            "schema $ref cycle does not descend into the arguments".to_string(),
+            "/$defs/s/$ref".to_string()
+        )
+    );
+    let schema = json!({
+        "$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}},
+        "properties": {"p": {"$ref": "#/$defs/b"}}
+    });
+    // A `$ref` on the cycle, not the one that leads to it.
+    let (message, pointer) = failure(&schema);
+    assert_eq!(message, "schema $ref cycle does not descend into the arguments");
+    assert!(
+        ["/$defs/a/allOf/0/$ref", "/$defs/b/anyOf/0/$ref"].contains(&pointer.as_str()),
+        "{pointer}"
+    );
+}

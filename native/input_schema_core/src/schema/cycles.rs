@@ -48,7 +48,7 @@ pub(super) fn check<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<
     let mut stack: Vec<(NodeId, usize)> = Vec::new();
     for start in 0..nodes.len() {
         let Ok(start) = u32::try_from(start).map(NodeId) else {
-            return Err(fail(pending, None, SchemaError::RefCycle, path));
+            return Err(fail(pending, &[], SchemaError::RefCycle, path));
         };
         if marks.get(start.index()) != Some(&Mark::New) {
             continue;
@@ -57,7 +57,7 @@ pub(super) fn check<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<
         set(&mut marks, start, Mark::Open);
         while let Some(&mut (id, ref mut next)) = stack.last_mut() {
             let Some(node) = nodes.get(id.index()) else {
-                return Err(fail(pending, None, SchemaError::RefCycle, path));
+                return Err(fail(pending, &[], SchemaError::RefCycle, path));
             };
             if let Some(child) = edges(node).nth(*next) {
                 *next += 1;
@@ -67,8 +67,16 @@ pub(super) fn check<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<
                         stack.push((child, 0));
                     }
                     Some(Mark::Done(_)) => {}
-                    // An open node reached again: a cycle through it.
-                    _ => return Err(fail(pending, Some(child), SchemaError::RefCycle, path)),
+                    // An open node reached again: a cycle, from it to the
+                    // top of the stack.
+                    _ => {
+                        let cycle: Vec<NodeId> = stack
+                            .iter()
+                            .map(|(id, _)| *id)
+                            .skip_while(|id| *id != child)
+                            .collect();
+                        return Err(fail(pending, &cycle, SchemaError::RefCycle, path));
+                    }
                 }
                 continue;
             }
@@ -79,7 +87,7 @@ pub(super) fn check<'a, V: Value<'a>>(pending: &[Pending<V>], path: &SchemaPath<
                 }
             }
             if total > MAX_EXPANSION {
-                return Err(fail(pending, Some(id), SchemaError::RefExpansion, path));
+                return Err(fail(pending, &[id], SchemaError::RefExpansion, path));
             }
             set(&mut marks, id, Mark::Done(total));
             stack.pop();
@@ -94,21 +102,19 @@ fn set(marks: &mut [Mark], id: NodeId, mark: Mark) {
     }
 }
 
-/// The failure: a cycle at the first `$ref` held by a node on it (or by
-/// any node, when that one holds none); an expansion at the node whose
-/// expansion is too large.
+/// The failure: a cycle at the first `$ref` (in compile order) held by a
+/// node on it; an expansion at the node whose expansion is too large.
 fn fail<'a, V: Value<'a>>(
     pending: &[Pending<V>],
-    node: Option<NodeId>,
+    nodes: &[NodeId],
     error: SchemaError<V>,
     path: &SchemaPath<'_, V>,
 ) -> Stop<V> {
-    let pointer = match (&path.cx.located, &error, node) {
-        (Some(located), SchemaError::RefExpansion, Some(node)) => refs::location(&located.borrow(), node),
+    let pointer = match (&path.cx.located, &error, nodes) {
+        (Some(located), SchemaError::RefExpansion, [node]) => refs::location(&located.borrow(), *node),
         (Some(located), _, _) => pending
             .iter()
-            .find(|p| Some(p.node) == node)
-            .or_else(|| pending.first())
+            .find(|p| nodes.contains(&p.node))
             .map_or_else(String::new, |p| refs::at(&located.borrow(), p.node)),
         _ => String::new(),
     };

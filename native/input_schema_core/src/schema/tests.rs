@@ -869,3 +869,21 @@ fn all_errors_lists_every_failure_up_to_the_cap() {
     assert_eq!(errors.len(), MAX_ERRORS);
     assert_eq!(MAX_ERRORS, 64);
 }
+
+#[test]
+fn a_required_name_past_the_sixty_fourth_slot_is_checked_in_either_walk() {
+    // Seventy required properties: names past the 64th slot have no bit in
+    // the one-pass walk's set, so that walk must not be the one to answer.
+    let names: Vec<String> = (0..70).map(|i| format!("p{i:02}")).collect();
+    let properties: serde_json::Map<String, Json> = names
+        .iter()
+        .map(|n| (n.clone(), json!({"type": "integer"})))
+        .collect();
+    let schema = json!({"type": "object", "properties": properties, "required": names});
+    let mut arguments: serde_json::Map<String, Json> = names.iter().map(|n| (n.clone(), json!(1))).collect();
+    assert_eq!(check(schema.clone(), Json::Object(arguments.clone())), None);
+    arguments.remove("p69");
+    let (_, message, path) = check(schema, Json::Object(arguments)).unwrap_or_else(|| panic!("accepted"));
+    assert_eq!(message, "required tool argument is missing");
+    assert_eq!(path, "$arguments");
+}
