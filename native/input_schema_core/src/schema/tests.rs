@@ -887,3 +887,61 @@ fn a_required_name_past_the_sixty_fourth_slot_is_checked_in_either_walk() {
     assert_eq!(message, "required tool argument is missing");
     assert_eq!(path, "$arguments");
 }
+
+#[test]
+fn objects_of_more_than_sixteen_names_find_every_name() {
+    // Past sixteen names a lookup is a binary search, not a scan.
+    let names: Vec<String> = (0..20).map(|i| format!("name{i:02}")).collect();
+    let properties: serde_json::Map<String, Json> = names
+        .iter()
+        .map(|n| (n.clone(), json!({"type": "integer"})))
+        .collect();
+    let schema = json!({"type": "object", "properties": properties, "additionalProperties": false});
+    let all: serde_json::Map<String, Json> = names.iter().map(|n| (n.clone(), json!(1))).collect();
+    assert_eq!(check(schema.clone(), Json::Object(all)), None);
+    let (_, message, path) = check(schema, json!({"name19": "x"})).unwrap_or_else(|| panic!("accepted"));
+    assert_eq!(message, "tool argument has the wrong type");
+    assert_eq!(path, "$arguments.name19");
+}
+
+#[test]
+fn the_cache_accounts_for_what_a_schema_holds() {
+    // Cache accounting: longer names, more required and dependent names,
+    // more nodes all count.
+    let bytes = |schema: Json| {
+        compile_json(&schema)
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .approximate_bytes()
+    };
+    let object = |name_len: usize, required: bool| {
+        let names: Vec<String> = (0..50)
+            .map(|i| format!("{i:0>width$}", width = name_len))
+            .collect();
+        let properties: serde_json::Map<String, Json> =
+            names.iter().map(|n| (n.clone(), json!({}))).collect();
+        let mut schema = json!({"properties": properties});
+        if required {
+            schema["required"] = json!(names);
+            schema["dependentRequired"] = json!({"00": names});
+        }
+        schema
+    };
+    let short = bytes(object(2, false));
+    let long = bytes(object(200, false));
+    // Each of the 50 names is held twice (the property and its slot): 198
+    // more bytes each, and not much besides.
+    let named = 2 * 50 * 198;
+    assert!(
+        (named..2 * named).contains(&(long - short)),
+        "short {short}, long {long}"
+    );
+    // 50 required names and one dependentRequired entry listing 50: each
+    // name with its slot's word or so.
+    let listed = bytes(object(200, true)) - long;
+    assert!(
+        (2 * 50 * 200..4 * 50 * 200).contains(&listed),
+        "required and dependent names: {listed}"
+    );
+    let empty = bytes(json!({}));
+    assert!(short > empty + 50 * std::mem::size_of::<Node>(), "50 nodes");
+}
