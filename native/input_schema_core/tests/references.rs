@@ -239,7 +239,7 @@ fn nest(levels: usize, wrap: impl Fn(Value) -> Value) -> Value {
 }
 
 #[test]
-fn tuple_entries_and_additional_items_count_toward_the_schema_depth() {
+fn subschema_keywords_count_toward_the_schema_depth() {
     use input_schema_core::schema::MAX_SCHEMA_DEPTH;
     let too_deep = "tool schema nesting exceeds the supported depth".to_string();
     // The root is level 1, its `items` level 2; a tuple entry adds two (the
@@ -248,6 +248,15 @@ fn tuple_entries_and_additional_items_count_toward_the_schema_depth() {
     let fits = (MAX_SCHEMA_DEPTH - 2) / 2;
     assert!(compile(JsonRef::from(&tuple(fits))).is_ok());
     assert_eq!(failure(&tuple(fits + 1)).0, too_deep);
+    // `additionalProperties` and `propertyNames` add one each, like `items`.
+    for keyword in ["additionalProperties", "propertyNames"] {
+        let nested = |levels| nest(levels, |s| json!({ keyword: s }));
+        assert!(
+            compile(JsonRef::from(&nested(MAX_SCHEMA_DEPTH - 1))).is_ok(),
+            "{keyword}"
+        );
+        assert_eq!(failure(&nested(MAX_SCHEMA_DEPTH)).0, too_deep, "{keyword}");
+    }
     // `additionalItems` adds one, like `items`.
     let additional = |levels| nest(levels, |s| json!({"additionalItems": s}));
     assert!(compile(JsonRef::from(&additional(MAX_SCHEMA_DEPTH - 1))).is_ok());

@@ -530,6 +530,9 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases.Section9 do
          "dependentRequired" => %{"card" => ["zip"]}
        }, %{"card" => 1}, {@v, @missing, %{path: "$arguments", property: "zip"}}},
       {"dependentRequired names are binary keys", dependent, %{card: 1}, :ok},
+      {"dependentRequired written with an atom name",
+       %{"type" => "object", "dependentRequired" => %{card: ["zip"]}}, %{"card" => 1},
+       {@v, @missing, %{path: "$arguments", property: "zip"}}},
 
       # Draft-04 boolean exclusive bounds
       {"draft-04 exclusiveMinimum", draft04, %{"a" => 5},
