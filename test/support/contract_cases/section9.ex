@@ -177,7 +177,29 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases.Section9 do
       Tuple.append(unresolved.("#/properties/a/enum/0"), {@u, @kw, %{keyword: "$ref"}}),
       Tuple.append(unresolved.("#/properties/a~2"), {@u, @kw, %{keyword: "$ref"}}),
       Tuple.append(unresolved.("#/properties/a%2"), {@u, @kw, %{keyword: "$ref"}}),
-      Tuple.append(unresolved.("#/properties/a/anyOf/01"), {@u, @kw, %{keyword: "$ref"}}),
+      {"$ref index with a leading zero",
+       %{
+         "properties" => %{
+           "a" => %{"anyOf" => [%{}, %{}]},
+           "b" => %{"$ref" => "#/properties/a/anyOf/01"}
+         }
+       }, {@u, @kw, %{keyword: "$ref"}}},
+      {"$ref to a list entry, an items schema, a not schema and through them",
+       %{
+         "properties" => %{
+           "a" => %{"anyOf" => [%{}, %{"type" => "string"}]},
+           "t" => %{"items" => %{"properties" => %{"n" => %{"type" => "integer"}}}},
+           "u" => %{"not" => %{"type" => "null"}},
+           "r1" => %{"$ref" => "#/properties/a/anyOf/1"},
+           "r2" => %{"$ref" => "#/properties/t/items"},
+           "r3" => %{"$ref" => "#/properties/t/items/properties/n"},
+           "r4" => %{"$ref" => "#/properties/u/not"}
+         },
+         "additionalProperties" => false
+       }, :ok},
+      {"$ref into an improper list is unresolved",
+       %{"anyOf" => [%{} | %{}], "properties" => %{"b" => %{"$ref" => "#/anyOf/0"}}},
+       {@u, @kw, %{keyword: "$ref"}}},
       {"$ref not a string", prop(%{"$ref" => 1}), {@u, @kw, %{keyword: "$ref"}}},
       {"$ref atom key as written", prop(%{:"$ref" => "#/nope"}), {@u, @kw, %{keyword: :"$ref"}}},
       {"unresolved $ref before a malformed annotation",
@@ -485,6 +507,10 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases.Section9 do
        {@v, @duplicates, %{path: "$arguments.a"}}},
       {"uniqueItems past 2^53", unique, %{"a" => [2 ** 53 + 1, 2 ** 53 * 1.0]}, :ok},
       {"uniqueItems true is not 1", unique, %{"a" => [true, 1, "true"]}, :ok},
+      {"uniqueItems maps with other keys", unique, %{"a" => [%{"x" => 1}, %{"y" => 1}]}, :ok},
+      {"uniqueItems maps with atom keys", unique, %{"a" => [%{x: 1}, %{y: 1}]}, :ok},
+      {"uniqueItems maps with the same atom keys", unique, %{"a" => [%{x: 1}, %{x: 1.0}]},
+       {@v, @duplicates, %{path: "$arguments.a"}}},
       {"uniqueItems false allows duplicates", prop(%{"uniqueItems" => false}), %{"a" => [1, 1]},
        :ok},
       {"maxItems before uniqueItems", prop(%{"maxItems" => 1, "uniqueItems" => true}),
