@@ -935,13 +935,11 @@ fn the_cache_accounts_for_what_a_schema_holds() {
         (named..2 * named).contains(&(long - short)),
         "short {short}, long {long}"
     );
-    // 50 required names and one dependentRequired entry listing 50: each
-    // name with its slot's word or so.
+    // 50 required names and one dependentRequired entry ("00", a new name
+    // slot) listing the 50: each name with a word's worth of bookkeeping.
     let listed = bytes(object(200, true)) - long;
-    assert!(
-        (2 * 50 * 200..4 * 50 * 200).contains(&listed),
-        "required and dependent names: {listed}"
-    );
+    let expected = 50 * (200 + 32) + (2 + 32 + 50 * (200 + 32)) + (2 + std::mem::size_of::<Name>());
+    assert_eq!(listed, expected, "required and dependent names");
     let empty = bytes(json!({}));
     assert!(short > empty + 50 * std::mem::size_of::<Node>(), "50 nodes");
 }
