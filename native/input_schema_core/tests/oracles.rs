@@ -24,7 +24,7 @@
 
 use input_schema_core::json::JsonRef;
 use input_schema_core::pattern::Pattern;
-use input_schema_core::schema::compile;
+use input_schema_core::schema::{compile, CompiledSchema};
 use input_schema_core::validate::{validate, validate_all, validate_in_order};
 use serde_json::{json, Map, Value};
 
@@ -356,6 +356,24 @@ fn gen_wide_integer(rng: &mut Rng) -> Value {
     Value::Number(format!("{sign}{digits}").parse().unwrap())
 }
 
+/// The optimistic walk changes nothing: the same result, the same error,
+/// as the ordered walk alone and as the first of all errors.
+fn assert_walks_agree<E: std::fmt::Debug>(
+    ours: &CompiledSchema,
+    schema: &Value,
+    instance: &Value,
+    result: Result<(), E>,
+) {
+    let ordered = validate_in_order(ours, JsonRef::from(instance));
+    assert_eq!(
+        format!("{result:?}"),
+        format!("{ordered:?}"),
+        "schema {schema}\ninstance {instance}"
+    );
+    let first = validate_all(ours, JsonRef::from(instance)).map_err(|errors| errors.into_iter().next());
+    assert_eq!(format!("{:?}", result.map_err(Some)), format!("{first:?}"));
+}
+
 #[test]
 fn schemas_agree_with_jsonschema() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
@@ -377,17 +395,7 @@ fn schemas_agree_with_jsonschema() {
             let result = validate(&ours, JsonRef::from(&instance));
             let got = result.is_ok();
             assert_eq!(got, expected, "schema {schema}\ninstance {instance}");
-            // The optimistic walk changes nothing: same result, same error,
-            // as the ordered walk alone and as the first of all errors.
-            let ordered = validate_in_order(&ours, JsonRef::from(&instance));
-            assert_eq!(
-                format!("{result:?}"),
-                format!("{ordered:?}"),
-                "schema {schema}\ninstance {instance}"
-            );
-            let first =
-                validate_all(&ours, JsonRef::from(&instance)).map_err(|errors| errors.into_iter().next());
-            assert_eq!(format!("{:?}", result.map_err(Some)), format!("{first:?}"));
+            assert_walks_agree(&ours, &schema, &instance, result);
             compared += 1;
             rejected += usize::from(!got);
         }
@@ -608,15 +616,7 @@ fn agree_with(draft: Draft, seed: u64) -> (usize, usize, usize) {
                 );
             }
             assert_eq!(result.is_ok(), expected, "schema {schema}\ninstance {instance}");
-            let ordered = validate_in_order(&ours, JsonRef::from(&instance));
-            assert_eq!(
-                format!("{result:?}"),
-                format!("{ordered:?}"),
-                "schema {schema}\ninstance {instance}"
-            );
-            let first =
-                validate_all(&ours, JsonRef::from(&instance)).map_err(|errors| errors.into_iter().next());
-            assert_eq!(format!("{:?}", result.map_err(Some)), format!("{first:?}"));
+            assert_walks_agree(&ours, &schema, &instance, result);
             compared += 1;
             rejected += usize::from(!expected);
         }
