@@ -3,7 +3,9 @@
 //! form: a schema per leading element (`Node::prefix_items`), then one
 //! schema for every element after them (`Node::items`).
 
-use super::{compile_branches, compile_subschema, get, Compiled, Keyword, Node, SchemaPath, Slots, Step};
+use super::{
+    compile_branches, compile_entries, compile_subschema, get, Compiled, Keyword, Node, SchemaPath, Slots,
+};
 use crate::error::SchemaError;
 use crate::value::{Shape, Value};
 
@@ -33,17 +35,7 @@ pub(super) fn compile_arrays<'a, V: Value<'a>>(
             if value.list_len().is_none() {
                 return Err(at.fail(SchemaError::MalformedItems));
             }
-            let mut entries = Vec::new();
-            for (index, entry) in value.list_items().enumerate() {
-                let entry_path = at.child(Step::Index(index));
-                entries.push(compile_subschema(
-                    entry,
-                    depth + 2,
-                    &entry_path,
-                    SchemaError::SubschemaNotMap,
-                )?);
-            }
-            node.prefix_items = entries;
+            node.prefix_items = compile_entries(value, depth, &at)?;
             tuple = true;
         } else {
             node.items = Some(compile_subschema(

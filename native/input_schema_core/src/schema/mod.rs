@@ -244,7 +244,7 @@ struct Context<'b, V> {
     /// The resolved target of each `$ref` whose schema is being compiled,
     /// innermost last: pushed when the key is read, taken when the node is
     /// added.
-    targets: RefCell<Vec<String>>,
+    targets: RefCell<Vec<(String, V)>>,
 }
 
 /// The compile budget of one schema, in work units (about 50 ns each here:
@@ -502,7 +502,7 @@ fn compile_root<'a, V: Value<'a>>(schema: V, root_path: &SchemaPath<'_, V>) -> C
     let mut root = compile_slots(&slots, 1, root_path)?;
     root.checks_objects = true;
     root.settle();
-    let root = finish_node(schema, &slots, root, root_path)?;
+    let root = finish_node(&slots, root, root_path)?;
 
     let pending = cx.refs.borrow();
     if !pending.is_empty() {
@@ -554,8 +554,9 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
     path.charge(KEYWORD_UNITS * schema.map_len() as u64)?;
     let at_root = path.parent.is_none();
     let mut slots: Box<Slots<V>> = Box::new([None; KEYWORD_COUNT]);
-    // The target of the `$ref` kept (the atom form wins, as for every keyword).
-    let mut target: Option<(String, bool)> = None;
+    // The target of the `$ref` kept, its key, and whether that key is an
+    // atom (the atom form wins, as for every keyword).
+    let mut target: Option<(String, V, bool)> = None;
     for (key, value) in schema.map_entries() {
         let (keyword, is_atom, name) = match key.shape() {
             Shape::Binary(name) => (Keyword::from_name(name), false, Some(name.to_vec())),
@@ -574,8 +575,8 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
                 let resolved = refs::resolve_target(value, path)?;
                 // Unresolved, it is unsupported here, like an unknown key.
                 resolved.map(|resolved| {
-                    if !matches!(target, Some((_, true))) {
-                        target = Some((resolved, is_atom));
+                    if !matches!(target, Some((_, _, true))) {
+                        target = Some((resolved, key, is_atom));
                     }
                     Keyword::Ref
                 })
@@ -595,8 +596,8 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
             }
         }
     }
-    if let Some((resolved, _)) = target {
-        path.cx.targets.borrow_mut().push(resolved);
+    if let Some((resolved, key, _)) = target {
+        path.cx.targets.borrow_mut().push((resolved, key));
     }
     Ok(slots)
 }
@@ -608,19 +609,18 @@ fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize, path: &SchemaPath<'_,
     path.spend(SUBSCHEMA_UNITS, BudgetReason::Work)?;
     let slots = keyword_slots(schema, path)?;
     let node = compile_slots(&slots, depth, path)?;
-    finish_node(schema, &slots, node, path)
+    finish_node(&slots, node, path)
 }
 
 /// Adds a compiled node to the arena and notes its `$ref`, if any.
 fn finish_node<'a, V: Value<'a>>(
-    schema: V,
     slots: &Slots<V>,
     node: Box<Node>,
     path: &SchemaPath<'_, V>,
 ) -> Compiled<NodeId, V> {
     let id = path.add(node)?;
     if let Some(reference) = get(slots, Keyword::Ref) {
-        refs::note(schema, reference, id, &path.keyword(Keyword::Ref))?;
+        refs::note(reference, id, &path.keyword(Keyword::Ref))?;
     }
     Ok(id)
 }
@@ -1001,17 +1001,27 @@ fn compile_branches<'a, V: Value<'a>>(
     if !non_empty_list(value) {
         return Err(path.fail(malformed));
     }
-    let mut branches = Vec::new();
-    for (index, branch) in value.list_items().enumerate() {
+    compile_entries(value, depth, path)
+}
+
+/// The entries of a proper list of subschemas, each at `path/index` (a list
+/// and a schema: two levels deeper).
+fn compile_entries<'a, V: Value<'a>>(
+    value: V,
+    depth: usize,
+    path: &SchemaPath<'_, V>,
+) -> Compiled<Vec<NodeId>, V> {
+    let mut entries = Vec::new();
+    for (index, entry) in value.list_items().enumerate() {
         let at = path.child(Step::Index(index));
-        branches.push(compile_subschema(
-            branch,
+        entries.push(compile_subschema(
+            entry,
             depth + 2,
             &at,
             SchemaError::SubschemaNotMap,
         )?);
     }
-    Ok(branches)
+    Ok(entries)
 }
 
 #[cfg(test)]

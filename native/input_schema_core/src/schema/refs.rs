@@ -152,17 +152,17 @@ fn resolve<'a, V: Value<'a>>(root: V, tokens: &[String], path: &SchemaPath<'_, V
         let Some(value) = member(at, &prefix, keyword, path)? else {
             return Ok(None);
         };
-        push(&mut prefix, keyword);
+        push_token(&mut prefix, keyword);
         let listed = matches!(kind, Holds::Listed) || (keyword == "items" && value.shape() == Shape::List);
         let (next, tail) = match (kind, tail) {
             (Holds::Named, [name, tail @ ..]) => {
                 let next = member(value, &prefix, name, path)?;
-                push(&mut prefix, name);
+                push_token(&mut prefix, name);
                 (next, tail)
             }
             (_, [index, tail @ ..]) if listed => {
                 let next = element(value, &prefix, index, path)?;
-                push(&mut prefix, index);
+                push_token(&mut prefix, index);
                 (next, tail)
             }
             (Holds::One, tail) if !listed => (Some(value), tail),
@@ -175,10 +175,6 @@ fn resolve<'a, V: Value<'a>>(root: V, tokens: &[String], path: &SchemaPath<'_, V
         rest = tail;
     }
     Ok(Some(at))
-}
-
-fn push(prefix: &mut String, token: &str) {
-    push_token(prefix, token);
 }
 
 /// The value under a name in a map (the map at `location`): from its index,
@@ -248,21 +244,12 @@ fn element<'a, V: Value<'a>>(
 /// Notes the `$ref` of a node just added (its target resolved when its key
 /// was read, and pushed then); `path` is the `$ref` keyword's location.
 pub(super) fn note<'a, V: Value<'a>>(
-    schema: V,
     reference: V,
     node: NodeId,
     path: &SchemaPath<'_, V>,
 ) -> Compiled<(), V> {
-    let target = path.cx.targets.borrow_mut().pop();
-    let key = schema
-        .map_entries()
-        .map(|(key, _)| key)
-        .find(|key| match key.shape() {
-            Shape::Binary(name) => name == b"$ref",
-            Shape::Atom => key.atom_name().as_deref() == Some("$ref"),
-            _ => false,
-        });
-    let (Some(target), Some(key)) = (target, key) else {
+    let Some((target, key)) = path.cx.targets.borrow_mut().pop() else {
+        // Pushed when the key was read; should it be missing, refuse.
         return Err(path.fail(SchemaError::UnsupportedKeyword(reference)));
     };
     path.cx.refs.borrow_mut().push(Pending { node, target, key });
