@@ -83,6 +83,50 @@ struct PatternCache {
     by_source: HashMap<Box<[u8]>, Arc<Pattern>>,
     order: VecDeque<Box<[u8]>>,
     bytes: usize,
+    max_entries: usize,
+    max_bytes: usize,
+}
+
+impl PatternCache {
+    fn new(max_entries: usize, max_bytes: usize) -> PatternCache {
+        PatternCache {
+            by_source: HashMap::new(),
+            order: VecDeque::new(),
+            bytes: 0,
+            max_entries,
+            max_bytes,
+        }
+    }
+
+    /// What a kept pattern counts against the byte bound.
+    fn cost(source: &[u8], pattern: &Pattern) -> usize {
+        pattern.memory_usage() + source.len()
+    }
+
+    /// Keeps `pattern` for `source`, oldest out first, unless the source is
+    /// kept already or the pattern alone passes the byte bound. Returns the
+    /// evicted patterns, for the caller to free once the lock is released
+    /// (freeing takes time that grows with their size).
+    fn insert(&mut self, source: &[u8], pattern: &Arc<Pattern>) -> Vec<Arc<Pattern>> {
+        let mut evicted = Vec::new();
+        let bytes = Self::cost(source, pattern);
+        if bytes > self.max_bytes || self.by_source.contains_key(source) {
+            return evicted;
+        }
+        while self.by_source.len() >= self.max_entries || self.bytes + bytes > self.max_bytes {
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(old) = self.by_source.remove(&oldest) {
+                self.bytes = self.bytes.saturating_sub(Self::cost(&oldest, &old));
+                evicted.push(old);
+            }
+        }
+        self.by_source.insert(source.into(), Arc::clone(pattern));
+        self.order.push_back(source.into());
+        self.bytes += bytes;
+        evicted
+    }
 }
 
 static PATTERN_CACHE: Mutex<Option<PatternCache>> = Mutex::new(None);
@@ -93,11 +137,7 @@ fn with_pattern_cache<R>(f: impl FnOnce(&mut PatternCache) -> R) -> R {
     let mut guard = PATTERN_CACHE
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    f(guard.get_or_insert_with(|| PatternCache {
-        by_source: HashMap::new(),
-        order: VecDeque::new(),
-        bytes: 0,
-    }))
+    f(guard.get_or_insert_with(|| PatternCache::new(PATTERN_CACHE_ENTRIES, PATTERN_CACHE_BYTES)))
 }
 
 /// Why a pattern could not be compiled.
@@ -154,6 +194,10 @@ impl ByteSet {
 }
 
 /// States explored for loop sets; a larger DFA is searched without them.
+/// A backstop: a DFA within [`DENSE_DFA_LIMIT`] has fewer states (two byte
+/// classes at least, plus end of input, make a stride of four transitions:
+/// 16 table bytes a state), but the scan stays bounded if that limit is ever
+/// raised.
 const LOOP_SCAN_STATES: usize = 4096;
 
 /// A state whose loop keeps at least this many bytes gets a loop set.
@@ -208,7 +252,7 @@ impl DenseEngine {
                 return None;
             }
             let mut set = ByteSet::default();
-            for bytes in classes.iter().filter(|bytes| !bytes.is_empty()) {
+            for bytes in &classes {
                 let Some(&representative) = bytes.first() else {
                     continue;
                 };
@@ -294,25 +338,7 @@ impl Pattern {
             return Ok(found);
         }
         let pattern = Arc::new(Pattern::compile(source)?);
-        let bytes = pattern.memory_usage() + source.len();
-        // Evicted automata are freed after the lock is released: freeing
-        // takes time that grows with their size.
-        let mut evicted = Vec::new();
-        with_pattern_cache(|c| {
-            if bytes > PATTERN_CACHE_BYTES || c.by_source.contains_key(source) {
-                return;
-            }
-            while c.by_source.len() >= PATTERN_CACHE_ENTRIES || c.bytes + bytes > PATTERN_CACHE_BYTES {
-                let Some(oldest) = c.order.pop_front() else { break };
-                if let Some(old) = c.by_source.remove(&oldest) {
-                    c.bytes = c.bytes.saturating_sub(old.memory_usage() + oldest.len());
-                    evicted.push(old);
-                }
-            }
-            c.by_source.insert(source.into(), Arc::clone(&pattern));
-            c.order.push_back(source.into());
-            c.bytes += bytes;
-        });
+        let evicted = with_pattern_cache(|c| c.insert(source, &pattern));
         drop(evicted);
         Ok(pattern)
     }

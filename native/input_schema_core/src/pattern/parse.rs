@@ -1,7 +1,7 @@
 //! Parser for the portable pattern subset, read as an ECMAScript (Unicode
 //! mode) regular expression, into `regex-syntax`'s `Hir`. It owns syntax and
 //! meaning (what `.`, `$`, `\s` or `[^a]` match); building and running the
-//! automaton is `engine.rs`'s job.
+//! automaton is the parent module's job.
 //!
 //! The parser is iterative (an explicit stack of open groups), so a pattern
 //! of nested parentheses cannot exhaust the native stack. It keeps going

@@ -263,3 +263,213 @@ fn the_lazy_dfa_finds_an_empty_match_before_non_ascii_input() {
     let only_b = Pattern::compile(r"a[ab]{20}c|^é\B".as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(only_b.search("é"), Ok(true));
 }
+
+fn dense_engine(source: &str) -> Pattern {
+    let pattern = Pattern::compile(source.as_bytes()).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+    assert!(pattern.is_dense(), "{source} is not dense");
+    pattern
+}
+
+fn dense_parts(pattern: &Pattern) -> &DenseEngine {
+    match &pattern.engine {
+        Engine::Dense(dense) => dense,
+        Engine::Lazy(_) => panic!("not dense"),
+    }
+}
+
+/// Patterns whose fully built DFA has states that loop on many bytes.
+const LOOPING_PATTERNS: &[&str] = &[
+    "^[A-Za-z0-9_.-]+$",
+    "[a-z]+@[a-z]+\\.com",
+    "^[^@\\s]+@[^@\\s]+$",
+    "^(?:[a-z0-9]+-)*[a-z0-9]+$",
+    "x[^y]+y",
+    "[a-z]{5,}X",
+    "^[0-9a-f]+(?:\\.[0-9a-f]+)?$",
+    "^[\\w.]{3,}\\b",
+    "é[^é]*é",
+];
+
+/// The loop sets, derived from the DFA alone (every byte, not the byte
+/// classes the engine uses): every non-special state reachable from a start
+/// state that stays put on at least `LOOP_MIN_BYTES` bytes has a set, and
+/// the set holds exactly those bytes.
+#[test]
+fn loop_sets_hold_exactly_the_bytes_a_state_stays_on() {
+    for source in LOOPING_PATTERNS {
+        let pattern = dense_engine(source);
+        let dense = dense_parts(&pattern);
+        let dfa = &dense.dfa;
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = Vec::new();
+        for anchored in [Anchored::No, Anchored::Yes] {
+            for look_behind in [None, Some(b'\n'), Some(b'\r'), Some(b'a'), Some(b' '), Some(0xC3)] {
+                let config = start::Config::new().anchored(anchored).look_behind(look_behind);
+                if let Ok(sid) = dfa.start_state(&config) {
+                    if seen.insert(sid) {
+                        queue.push(sid);
+                    }
+                }
+            }
+        }
+        let mut looping = 0;
+        while let Some(sid) = queue.pop() {
+            let stays: Vec<u8> = (0..=255u8).filter(|&b| dfa.next_state(sid, b) == sid).collect();
+            for next in (0..=255u8).map(|b| dfa.next_state(sid, b)) {
+                if seen.insert(next) {
+                    queue.push(next);
+                }
+            }
+            let expected = stays.len() >= LOOP_MIN_BYTES as usize && !dfa.is_special_state(sid);
+            match dense.loop_set(sid) {
+                Some(set) => {
+                    assert!(expected, "{source}: a set on a state that should have none");
+                    looping += 1;
+                    let held: Vec<u8> = (0..=255u8).filter(|&b| set.contains(b)).collect();
+                    assert_eq!(held, stays, "{source}: loop set of state {sid:?}");
+                    assert_eq!(set.len() as usize, stays.len(), "{source}");
+                }
+                None => assert!(
+                    !expected,
+                    "{source}: state {sid:?} stays on {} bytes, no set",
+                    stays.len()
+                ),
+            }
+        }
+        assert!(looping > 0, "{source}: no state got a loop set");
+        assert_eq!(dense.loops.len(), looping, "{source}: sets of unreachable states");
+    }
+    // A loop on 16 bytes gets a set, one on 15 does not.
+    assert_eq!(dense_parts(&dense_engine("^[a-p]+$")).loops.len(), 1);
+    assert!(dense_parts(&dense_engine("^[a-o]+$")).loops.is_empty());
+}
+
+/// xorshift bytes drawn from `alphabet`, `len` of them.
+fn random_text(state: &mut u64, alphabet: &[&str], len: usize) -> String {
+    (0..len)
+        .map(|_| {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            alphabet[(*state % alphabet.len() as u64) as usize]
+        })
+        .collect()
+}
+
+/// The dense engine's walk (which skips through loop states with their
+/// sets) answers as the library's own search over the same DFA.
+#[test]
+fn the_dense_walk_answers_as_the_automaton_search() {
+    let alphabet = [
+        "a", "b", "k", "x", "y", "z", "X", "Q", "0", "7", "-", "_", ".", "@", " ", "\n", "\r", "é", "😀",
+        "\u{a0}",
+    ];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut matched = 0;
+    for source in LOOPING_PATTERNS {
+        let pattern = dense_engine(source);
+        let dfa = &dense_parts(&pattern).dfa;
+        for round in 0..400 {
+            let len = round % 80;
+            let mut text = random_text(&mut state, &alphabet, len);
+            if round % 4 == 0 {
+                // Long runs inside a loop state, then whatever follows.
+                text = format!("{}{}", random_text(&mut state, &["a", "b", "k", "7"], 40), text);
+            }
+            let expected = dfa
+                .try_search_fwd(&Input::new(&text).earliest(true))
+                .unwrap_or_else(|e| panic!("{e:?}"))
+                .is_some();
+            assert_eq!(pattern.search(&text), Ok(expected), "{source} on {text:?}");
+            matched += usize::from(expected);
+        }
+    }
+    assert!(matched > 200, "too few matches ({matched}) to exercise the walk");
+}
+
+/// A dense pattern accounts for exactly what it holds: the DFA's tables,
+/// the per-state loop index and the loop sets.
+#[test]
+fn a_dense_pattern_accounts_for_its_loop_sets() {
+    for source in LOOPING_PATTERNS {
+        let pattern = dense_engine(source);
+        let dense = dense_parts(&pattern);
+        assert!(dense.loop_of.len() >= 3 && !dense.loops.is_empty(), "{source}");
+        assert_eq!(
+            pattern.memory_usage(),
+            dense.dfa.memory_usage()
+                + std::mem::size_of_val(dense.loop_of.as_slice())
+                + std::mem::size_of_val(dense.loops.as_slice()),
+            "{source}"
+        );
+    }
+}
+
+fn shared(source: &str) -> Arc<Pattern> {
+    Arc::new(Pattern::compile(source.as_bytes()).unwrap_or_else(|e| panic!("{e:?}")))
+}
+
+fn kept(cache: &PatternCache) -> Vec<String> {
+    cache
+        .order
+        .iter()
+        .map(|source| String::from_utf8_lossy(source).into_owned())
+        .collect()
+}
+
+/// The pattern cache keeps at most its count of entries and its bytes,
+/// oldest out first, and accounts every byte it keeps and frees.
+#[test]
+fn the_pattern_cache_is_bounded_by_count_and_bytes() {
+    let (a, b, c) = (shared("^[a-z]+$"), shared("^[0-9]{3}$"), shared("^[a-f]+$"));
+    let cost = |source: &str, pattern: &Arc<Pattern>| PatternCache::cost(source.as_bytes(), pattern);
+    let (cost_a, cost_b, cost_c) = (cost("^[a-z]+$", &a), cost("^[0-9]{3}$", &b), cost("^[a-f]+$", &c));
+    assert_eq!(cost_a, a.memory_usage() + 8);
+
+    // By count: two entries.
+    let mut by_count = PatternCache::new(2, usize::MAX);
+    assert!(by_count.insert(b"^[a-z]+$", &a).is_empty());
+    assert!(by_count.insert(b"^[0-9]{3}$", &b).is_empty());
+    assert_eq!(by_count.bytes, cost_a + cost_b);
+    // The same source again changes nothing.
+    assert!(by_count.insert(b"^[a-z]+$", &a).is_empty());
+    assert_eq!(kept(&by_count), ["^[a-z]+$", "^[0-9]{3}$"]);
+    let evicted = by_count.insert(b"^[a-f]+$", &c);
+    assert_eq!(evicted.len(), 1);
+    assert!(evicted.first().is_some_and(|old| Arc::ptr_eq(old, &a)));
+    assert_eq!(kept(&by_count), ["^[0-9]{3}$", "^[a-f]+$"]);
+    assert_eq!(by_count.by_source.len(), 2);
+    assert_eq!(by_count.bytes, cost_b + cost_c);
+
+    // By bytes: exactly room for the first two.
+    let mut by_bytes = PatternCache::new(usize::MAX, cost_a + cost_b);
+    assert!(by_bytes.insert(b"^[a-z]+$", &a).is_empty());
+    assert!(by_bytes.insert(b"^[0-9]{3}$", &b).is_empty());
+    assert_eq!(kept(&by_bytes), ["^[a-z]+$", "^[0-9]{3}$"]);
+    assert!(cost_c <= cost_a, "the third pattern fits where the first was");
+    let evicted = by_bytes.insert(b"^[a-f]+$", &c);
+    assert_eq!(evicted.len(), 1);
+    assert!(evicted.first().is_some_and(|old| Arc::ptr_eq(old, &a)));
+    assert_eq!(kept(&by_bytes), ["^[0-9]{3}$", "^[a-f]+$"]);
+    assert_eq!(by_bytes.bytes, cost_b + cost_c);
+
+    // A pattern larger than the whole bound is not kept, and evicts nothing.
+    let mut small = PatternCache::new(usize::MAX, cost_a);
+    assert!(small.insert(b"^[a-z]+$", &a).is_empty());
+    let larger = shared("x[^y]+y");
+    assert!(PatternCache::cost(b"x[^y]+y", &larger) > cost_a);
+    assert!(small.insert(b"x[^y]+y", &larger).is_empty());
+    assert_eq!(kept(&small), ["^[a-z]+$"]);
+    assert_eq!(small.bytes, cost_a);
+}
+
+/// `compile_shared` hands out the automaton it kept; `find_shared` finds it.
+#[test]
+fn shared_patterns_are_reused() {
+    let source = b"^shared-[0-9a-f]{8}$";
+    let first = Pattern::compile_shared(source).unwrap_or_else(|e| panic!("{e:?}"));
+    let second = Pattern::compile_shared(source).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(Arc::ptr_eq(&first, &second));
+    assert!(Pattern::find_shared(source).is_some_and(|found| Arc::ptr_eq(&found, &first)));
+    assert_eq!(Pattern::compile_shared(b"(").err(), Some(PatternError::Invalid));
+}
