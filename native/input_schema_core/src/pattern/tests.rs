@@ -473,3 +473,27 @@ fn shared_patterns_are_reused() {
     assert!(Pattern::find_shared(source).is_some_and(|found| Arc::ptr_eq(&found, &first)));
     assert_eq!(Pattern::compile_shared(b"(").err(), Some(PatternError::Invalid));
 }
+
+/// Building a pattern is charged by the size of what it builds (a unit per
+/// 5 bytes of NFA, per 2 bytes of DFA): ten times the counted repetition,
+/// about ten times the units; and a lazy pattern holds, and accounts for,
+/// its NFA.
+#[test]
+fn build_units_follow_the_automaton() {
+    let compiled = |source: &str| Pattern::compile(source.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    let (small, large) = (compiled("^[a-z]{1,100}$"), compiled("^[a-z]{1,1000}$"));
+    let (small, large) = (small.build_units(), large.build_units());
+    assert!((8 * small..=12 * small).contains(&large), "{small} -> {large}");
+
+    let lazy = compiled("a[ab]{20}c");
+    let Engine::Lazy(dfa) = &lazy.engine else {
+        panic!("a[ab]{{20}}c is dense")
+    };
+    let nfa = dfa.get_nfa().memory_usage();
+    assert!(nfa > 1_000, "{nfa}");
+    // It tried the fully built DFA first (a small NFA) and gave up.
+    assert!(dfa.get_nfa().states().len() <= DENSE_NFA_STATES);
+    let expected = ("a[ab]{20}c".len() + nfa / NFA_BYTES_PER_UNIT) as u64 + FAILED_DENSE_UNITS;
+    assert_eq!(lazy.build_units(), expected);
+    assert_eq!(lazy.memory_usage(), dfa.memory_usage() + nfa);
+}

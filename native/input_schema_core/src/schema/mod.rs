@@ -144,12 +144,6 @@ pub struct Node {
     pub compound: bool,
 }
 
-impl Node {
-    pub fn allows(&self, types: TypeSet) -> bool {
-        self.types.as_ref().is_none_or(|t| t.set.intersects(types))
-    }
-}
-
 /// A whole tool schema, compiled: an arena of nodes and its root.
 #[derive(Debug)]
 pub struct CompiledSchema {
@@ -177,10 +171,6 @@ impl CompiledSchema {
 
     pub fn root(&self) -> NodeId {
         self.root
-    }
-
-    pub fn node(&self, id: NodeId) -> Option<&Node> {
-        self.nodes.get(id.index()).map(|node| &**node)
     }
 }
 
@@ -230,6 +220,8 @@ struct Context<'b, V> {
     /// Units spent so far against [`COMPILE_BUDGET`]: every charge, and the
     /// build units of every pattern met, whether it was built now or before.
     spent: Cell<u64>,
+    /// [`COMPILE_BUDGET`] (another limit only in tests of its boundary).
+    limit: u64,
     root: V,
     #[allow(clippy::vec_box)]
     nodes: RefCell<Vec<Box<Node>>>,
@@ -333,7 +325,7 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
 
     fn spend(&self, units: u64, reason: BudgetReason) -> Compiled<(), V> {
         let spent = self.cx.spent.get().saturating_add(units);
-        if spent > COMPILE_BUDGET {
+        if spent > self.cx.limit {
             return Err(self.fail(SchemaError::CompileBudget(reason)));
         }
         self.cx.spent.set(spent);
@@ -428,11 +420,22 @@ pub fn compile_within<'a, V: Value<'a>>(
     budget: &Budget,
     cached_patterns_only: bool,
 ) -> Result<CompiledSchema, CompileStop<V>> {
+    compile_limited(schema, budget, cached_patterns_only, COMPILE_BUDGET)
+}
+
+/// [`compile_within`] against `limit` units instead of [`COMPILE_BUDGET`].
+fn compile_limited<'a, V: Value<'a>>(
+    schema: V,
+    budget: &Budget,
+    cached_patterns_only: bool,
+    limit: u64,
+) -> Result<CompiledSchema, CompileStop<V>> {
     let first = Cell::new(0);
-    let outcome = match compile_pass(schema, budget, cached_patterns_only, None, &first) {
+    let pass = |recording| compile_pass(schema, budget, cached_patterns_only, recording, limit, &first);
+    let outcome = match pass(None) {
         // The pass that records starts with what the first one spent: the
         // two together stay within the compile budget.
-        Err(Stop::Restart) => compile_pass(schema, budget, cached_patterns_only, Some(first.get()), &first),
+        Err(Stop::Restart) => pass(Some(first.get())),
         outcome => outcome,
     };
     outcome.map_err(|stop| match stop {
@@ -454,12 +457,14 @@ fn compile_pass<'a, V: Value<'a>>(
     budget: &Budget,
     cached_patterns_only: bool,
     recording: Option<u64>,
+    limit: u64,
     spent_out: &Cell<u64>,
 ) -> Compiled<CompiledSchema, V> {
     let cx = Context {
         budget,
         cached_patterns_only,
         spent: Cell::new(recording.unwrap_or(0)),
+        limit,
         root: schema,
         nodes: RefCell::new(Vec::with_capacity(16)),
         located: recording.map(|_| RefCell::new(HashMap::new())),

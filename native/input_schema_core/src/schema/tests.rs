@@ -943,3 +943,127 @@ fn the_cache_accounts_for_what_a_schema_holds() {
     let empty = bytes(json!({}));
     assert!(short > empty + 50 * std::mem::size_of::<Node>(), "50 nodes");
 }
+
+/// Each part of a node counts once: the bytes of a schema with every part
+/// are the empty schema's plus what each part adds alone, and each part adds
+/// at least what it holds.
+#[test]
+fn every_part_of_a_node_counts_once_in_the_cache_accounting() {
+    // The parts go in a property's schema: the root must be an object one.
+    let bytes = |schema: &Json| {
+        let root = json!({"properties": {"p": schema}});
+        compile_json(&root)
+            .unwrap_or_else(|e| panic!("{root}: {e:?}"))
+            .approximate_bytes()
+    };
+    let long = "x".repeat(300);
+    let choices: Vec<String> = (0..40).map(|i| format!("{i:0>100}")).collect();
+    let parts = [
+        ("type", json!(["string", "array", "object"])),
+        ("enum", json!(choices)),
+        ("const", json!(long)),
+        ("pattern", json!("^[a-z]{1,40}$")),
+        ("prefixItems", json!([{}, {}, {}])),
+        ("anyOf", json!([{}, {}, {}, {}])),
+        ("oneOf", json!([{}, {}, {}, {}, {}])),
+        ("allOf", json!([{}, {}, {}, {}, {}, {}])),
+        ("properties", json!({"name": {}})),
+    ];
+    let empty = bytes(&json!({}));
+    let alone = |keyword: &str, value: &Json| {
+        let alone = bytes(&json!({ keyword: value })) - empty;
+        let held = match keyword {
+            "enum" => 40 * 100,
+            "const" => 300,
+            "type" => "stringarrayobject".len(),
+            "pattern" => 1_000,
+            // The subschemas' nodes and an id each.
+            "prefixItems" | "anyOf" | "oneOf" | "allOf" => {
+                let count = value.as_array().map_or(0, Vec::len);
+                count * (std::mem::size_of::<Node>() + std::mem::size_of::<NodeId>())
+            }
+            _ => std::mem::size_of::<Node>() + 4,
+        };
+        assert!(alone >= held, "{keyword} adds {alone}, holds {held}");
+        alone
+    };
+    // One composition at a time: they do not combine.
+    for composition in ["anyOf", "oneOf", "allOf"] {
+        let mut all = serde_json::Map::new();
+        let mut added = 0;
+        let chosen = parts
+            .iter()
+            .filter(|(keyword, _)| !["anyOf", "oneOf", "allOf"].contains(keyword) || *keyword == composition);
+        for (keyword, value) in chosen {
+            added += alone(keyword, value);
+            all.insert((*keyword).to_owned(), value.clone());
+        }
+        assert_eq!(bytes(&Json::Object(all)) - empty, added, "with {composition}");
+    }
+}
+
+fn units(schema: &Json) -> u64 {
+    compile_json(schema)
+        .unwrap_or_else(|e| panic!("{schema}: {e:?}"))
+        .compile_units
+}
+
+/// The compile budget's boundary is exact: a schema that spends exactly the
+/// limit compiles, and with one unit less it is refused, whether it takes
+/// one pass or two (`$ref`).
+#[test]
+fn the_compile_budget_boundary_is_exact() {
+    for schema in [
+        json!({"properties": {"a": {"type": "string", "pattern": "^[a-z]+$"}}}),
+        json!({"$defs": {"d": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/d"}}}),
+    ] {
+        let value = JsonRef::from(&schema);
+        let spent = units(&schema);
+        let within = compile_limited(value, &Budget::unlimited(), false, spent);
+        assert!(within.is_ok_and(|c| c.compile_units == spent), "{schema}");
+        match compile_limited(value, &Budget::unlimited(), false, spent - 1) {
+            Err(CompileStop::Failure(failure)) => {
+                assert!(matches!(failure.error, SchemaError::CompileBudget(_)), "{schema}")
+            }
+            other => panic!("{schema}: {other:?}"),
+        }
+    }
+}
+
+/// Nested properties of `width`-byte names, `depth` deep, beside a `$ref`:
+/// every subschema's location is recorded, and the pointers grow with the
+/// depth.
+fn deep_names(width: usize, depth: usize, reference: bool) -> Json {
+    let mut schema = json!({"type": "string"});
+    for level in 0..depth {
+        let name = format!("{level:0>width$}");
+        schema = json!({"properties": {name: schema}});
+    }
+    if reference {
+        schema["$defs"] = json!({"d": {}});
+        schema["properties"]["r"] = json!({"$ref": "#/$defs/d"});
+    }
+    schema
+}
+
+/// A recorded location is charged by its pointer's length (a unit per 16
+/// bytes, beside a fixed charge): long names nested deep beside a `$ref`
+/// record pointers quadratic in the schema's size, and the budget refuses
+/// them before they take the memory.
+#[test]
+fn recorded_locations_are_charged_by_their_length() {
+    // 40 levels of 1,000-byte names: under 1 MB of pointers, accepted with
+    // or without the reference, and the reference's pass pays for them.
+    let plain = units(&deep_names(1_000, 40, false));
+    let located = units(&deep_names(1_000, 40, true));
+    let pointer_bytes: u64 = (1..=40u64).map(|level| level * (1_000 + 12)).sum();
+    assert!(located >= plain + pointer_bytes / 16, "{plain} -> {located}");
+    // 40 levels of 20,000-byte names: 16 MB of pointers, refused.
+    assert!(units(&deep_names(20_000, 40, false)) < COMPILE_BUDGET / 2);
+    let huge = deep_names(20_000, 40, true);
+    let refused = compile(JsonRef::from(&huge));
+    assert!(matches!(
+        refused.map_err(|f| f.error),
+        Err(SchemaError::CompileBudget(BudgetReason::Work))
+    ));
+}
