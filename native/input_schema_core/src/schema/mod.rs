@@ -694,7 +694,8 @@ fn count<'a, V: Value<'a>>(
     match get(slots, keyword).map(|v| v.shape()) {
         None => Ok(None),
         Some(Shape::Number(n)) => match n.as_count() {
-            Some(value) if !matches!(n, Number::Float(_)) => Ok(Some(Count { value, written: n })),
+            // `as_count` takes integers only: `1.0` is not a count.
+            Some(value) => Ok(Some(Count { value, written: n })),
             _ => Err(path.keyword(keyword).fail(SchemaError::NotCount(keyword.name()))),
         },
         Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotCount(keyword.name()))),

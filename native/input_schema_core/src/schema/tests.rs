@@ -1067,3 +1067,44 @@ fn recorded_locations_are_charged_by_their_length() {
         Err(SchemaError::CompileBudget(BudgetReason::Work))
     ));
 }
+
+/// Every keyword of a subschema is charged, annotations included.
+#[test]
+fn every_keyword_is_charged() {
+    let bare = units(&json!({"properties": {"p": {}}}));
+    let annotated = units(&json!({"properties": {"p": {
+        "title": "t", "description": "d", "$comment": "c", "examples": [],
+        "deprecated": false, "readOnly": false, "writeOnly": false
+    }}}));
+    assert!(annotated >= bare + 7 * KEYWORD_UNITS, "{bare} -> {annotated}");
+}
+
+/// The root's `type` must be `object`, alone: a one-element list of another
+/// type, or `object` listed twice, is not an object root.
+#[test]
+fn a_root_type_list_holds_object_alone() {
+    let refused = (
+        Class::UnsupportedCapability,
+        "only object tool schemas are supported".to_owned(),
+    );
+    assert_eq!(schema_error(json!({"type": ["string"]})), refused);
+    assert_eq!(schema_error(json!({"type": ["object", "string"]})), refused);
+    assert!(compile_json(&json!({"type": ["object"]})).is_ok());
+}
+
+/// The first pass stops at the first `$ref` it meets: a schema whose
+/// reference comes first pays for little more than one pass.
+#[test]
+fn the_first_pass_stops_at_the_first_reference() {
+    let heavy: Vec<String> = (0..200).map(|i| format!("choice-{i}")).collect();
+    let mut properties = serde_json::Map::new();
+    for name in ["b", "c", "d", "e", "f", "g", "h", "i"] {
+        properties.insert(name.to_owned(), json!({"enum": heavy}));
+    }
+    let mut plain = json!({"$defs": {"d": {}}, "properties": properties});
+    plain["properties"]["a"] = json!({});
+    let mut referring = plain.clone();
+    referring["properties"]["a"] = json!({"$ref": "#/$defs/d"});
+    let (plain, referring) = (units(&plain), units(&referring));
+    assert!(referring < plain + plain / 4, "{plain} -> {referring}");
+}
