@@ -261,6 +261,25 @@ fn subschema_keywords_count_toward_the_schema_depth() {
     let additional = |levels| nest(levels, |s| json!({"additionalItems": s}));
     assert!(compile(JsonRef::from(&additional(MAX_SCHEMA_DEPTH - 1))).is_ok());
     assert_eq!(failure(&additional(MAX_SCHEMA_DEPTH)).0, too_deep);
+    // `not` adds one.
+    let not = |levels| nest(levels, |s| json!({"not": s}));
+    assert!(compile(JsonRef::from(&not(MAX_SCHEMA_DEPTH - 1))).is_ok());
+    assert_eq!(failure(&not(MAX_SCHEMA_DEPTH)).0, too_deep);
+    // A definition adds two (the map of definitions and the schema).
+    let defs = |levels| nest(levels, |s| json!({"$defs": {"d": s}}));
+    let fits = (MAX_SCHEMA_DEPTH - 1) / 2;
+    assert!(compile(JsonRef::from(&defs(fits))).is_ok());
+    assert_eq!(failure(&defs(fits + 1)).0, too_deep);
+    // A `const` value starts at its schema's level, an `enum` choice one
+    // below (inside the list): on the root (level 1), 95 and 94 more levels.
+    let list = |levels: usize| (0..levels).fold(json!(1), |inner, _| json!([inner]));
+    assert!(compile(JsonRef::from(&json!({"const": list(MAX_SCHEMA_DEPTH - 1)}))).is_ok());
+    assert_eq!(failure(&json!({"const": list(MAX_SCHEMA_DEPTH)})).0, too_deep);
+    assert!(compile(JsonRef::from(&json!({"enum": [list(MAX_SCHEMA_DEPTH - 2)]}))).is_ok());
+    assert_eq!(
+        failure(&json!({"enum": [list(MAX_SCHEMA_DEPTH - 1)]})).0,
+        too_deep
+    );
 }
 
 #[test]
