@@ -1077,6 +1077,13 @@ fn every_keyword_is_charged() {
         "deprecated": false, "readOnly": false, "writeOnly": false
     }}}));
     assert!(annotated >= bare + 7 * KEYWORD_UNITS, "{bare} -> {annotated}");
+    // `enum` choices and a `const` value by their size: a unit per 16 bytes.
+    let long = "x".repeat(16_000);
+    let constant = units(&json!({"properties": {"p": {"const": long}}}));
+    assert!(constant >= bare + 1_000, "{bare} -> {constant}");
+    let choices: Vec<String> = (0..100).map(|i| format!("{i:0>160}")).collect();
+    let listed = units(&json!({"properties": {"p": {"enum": choices}}}));
+    assert!(listed >= bare + 1_000, "{bare} -> {listed}");
 }
 
 /// The root's `type` must be `object`, alone: a one-element list of another
