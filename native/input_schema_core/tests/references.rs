@@ -88,27 +88,41 @@ fn compile_work_grows_linearly_with_a_reference_chain() {
     );
 }
 
-#[test]
-fn a_same_value_chain_past_the_frame_limit_stops_with_the_depth_error() {
-    // 300 definitions, each `allOf` with a reference to the next: no cycle,
-    // but 600 same-value frames for one value.
+/// `count` definitions, each an `allOf` with a reference to the next, the
+/// last an integer: no cycle, but two same-value frames a definition.
+fn same_value_chain(count: usize) -> CompiledSchema {
     let mut defs = serde_json::Map::new();
-    for i in 0..300 {
+    for i in 0..count {
         defs.insert(
             format!("d{i}"),
             json!({"allOf": [{"$ref": format!("#/$defs/d{}", i + 1)}]}),
         );
     }
-    defs.insert("d300".into(), json!({"type": "integer"}));
-    let schema = compiled(&json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs}));
+    defs.insert(format!("d{count}"), json!({"type": "integer"}));
+    compiled(&json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs}))
+}
+
+#[test]
+fn a_same_value_chain_past_the_frame_limit_stops_with_the_depth_error() {
     let arguments = json!({"a": 1});
-    let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
+    let error = validate(&same_value_chain(300), JsonRef::from(&arguments)).unwrap_err();
     assert_eq!(error.class(), Class::ExecutionFailure);
     assert_eq!(
         error.to_string(),
         "tool argument nesting exceeds the supported depth"
     );
     assert_eq!(error.path(), b"$arguments.a");
+    // The limit is exact: the property's level, its reference and two
+    // frames a definition make 192 frames with 95 definitions.
+    let fits = (MAX_WALK_FRAMES - 2) / 2;
+    assert!(validate(&same_value_chain(fits), JsonRef::from(&arguments)).is_ok());
+    let past = validate(&same_value_chain(fits + 1), JsonRef::from(&arguments)).unwrap_err();
+    assert_eq!(past.to_string(), error.to_string());
+    // Failures inside the chain are the value's own.
+    let wrong = json!({"a": "x"});
+    let wrong_type = validate(&same_value_chain(fits), JsonRef::from(&wrong)).unwrap_err();
+    assert_eq!(wrong_type.class(), Class::Validation);
+    assert_eq!(wrong_type.path(), b"$arguments.a");
 }
 
 /// The most frames the walk can stack, with the heaviest frames on the

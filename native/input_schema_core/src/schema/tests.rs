@@ -1115,3 +1115,35 @@ fn the_first_pass_stops_at_the_first_reference() {
     let (plain, referring) = (units(&plain), units(&referring));
     assert!(referring < plain + plain / 4, "{plain} -> {referring}");
 }
+
+/// `anyOf` stops at the first branch that accepts, `oneOf` at the second:
+/// a later branch whose pattern would exceed its work limit is never run.
+#[test]
+fn compositions_stop_at_their_answer() {
+    let limit = "a[ab]{20}c";
+    let arguments = json!({ "s": crate::pattern::tests::match_limit_input() });
+    let run = |schema: Json| {
+        let compiled = compile_json(&schema).unwrap_or_else(|e| panic!("{e:?}"));
+        validate(&compiled, JsonRef::from(&arguments)).map_err(|e| (e.class(), e.to_string()))
+    };
+    let any = json!({"properties": {"s": {"anyOf": [{"type": "string"}, {"pattern": limit}]}}});
+    assert_eq!(run(any), Ok(()));
+    let one =
+        json!({"properties": {"s": {"oneOf": [{"type": "string"}, {"minLength": 1}, {"pattern": limit}]}}});
+    assert_eq!(
+        run(one),
+        Err((
+            Class::Validation,
+            "tool argument must match exactly one oneOf branch".to_owned()
+        ))
+    );
+    // Run, the limit ends the validation.
+    let one_first = json!({"properties": {"s": {"oneOf": [{"pattern": limit}, {"type": "string"}]}}});
+    assert_eq!(
+        run(one_first),
+        Err((
+            Class::ExecutionFailure,
+            "schema pattern evaluation failed".to_owned()
+        ))
+    );
+}
