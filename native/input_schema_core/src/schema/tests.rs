@@ -1147,3 +1147,29 @@ fn compositions_stop_at_their_answer() {
         ))
     );
 }
+
+/// A string is charged a unit per 16 bytes for each pass over it: one for
+/// UTF-8, one more to count code points, one more for a pattern.
+#[test]
+fn a_string_is_charged_for_each_pass() {
+    use crate::validate::{validate_within, Outcome};
+
+    let text = json!({"s": "a".repeat(16 * 1024)});
+    let decides = |property: Json, units: u64| {
+        let schema = compile_json(&json!({"properties": {"s": property}})).unwrap();
+        !matches!(
+            validate_within(&schema, JsonRef::from(&text), &Budget::new(units)),
+            Outcome::OverBudget
+        )
+    };
+    // 16 KiB: 1,024 units a pass.
+    for (property, passes) in [
+        (json!({"type": "string"}), 1),
+        (json!({"minLength": 1}), 2),
+        (json!({"maxLength": 1_000_000, "pattern": "a"}), 3),
+        (json!({"pattern": "a"}), 2),
+    ] {
+        assert!(decides(property.clone(), passes * 1_100), "{property}");
+        assert!(!decides(property.clone(), passes * 1_024 - 1), "{property}");
+    }
+}
