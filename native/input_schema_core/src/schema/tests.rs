@@ -449,6 +449,31 @@ fn argument_depth_limit() {
     assert_eq!(class, Class::ExecutionFailure);
     assert_eq!(message, "tool argument nesting exceeds the supported depth");
     assert_eq!(path, format!("$arguments.a{}", "[0]".repeat(MAX_ARGUMENT_DEPTH)));
+
+    // Objects count the same, through `properties` and through
+    // `additionalProperties`, in the walk that answers valid calls in one
+    // pass as in the ordered one.
+    let by_name = json!({
+        "properties": {"a": {"$ref": "#/$defs/n"}},
+        "$defs": {"n": {"properties": {"a": {"$ref": "#/$defs/n"}}}}
+    });
+    let by_rest = nested(
+        MAX_SCHEMA_DEPTH - 3,
+        json!({}),
+        |s| json!({"additionalProperties": s}),
+    );
+    for schema in [by_name, by_rest] {
+        // A value 64 property steps below the arguments fits; one 65 steps
+        // down is past the limit.
+        let fits = nested(MAX_ARGUMENT_DEPTH, json!(1), |v| json!({"a": v}));
+        assert_eq!(check(schema.clone(), fits), None, "{schema}");
+        let deep = nested(MAX_ARGUMENT_DEPTH + 5, json!(1), |v| json!({"a": v}));
+        let (class, message, path) =
+            check(schema.clone(), deep).unwrap_or_else(|| panic!("{schema}: accepted"));
+        assert_eq!(class, Class::ExecutionFailure);
+        assert_eq!(message, "tool argument nesting exceeds the supported depth");
+        assert_eq!(path, format!("$arguments{}", ".a".repeat(MAX_ARGUMENT_DEPTH + 1)));
+    }
 }
 
 /// The deepest schema and arguments the limits allow, with compositions and
@@ -1172,4 +1197,38 @@ fn a_string_is_charged_for_each_pass() {
         assert!(decides(property.clone(), passes * 1_100), "{property}");
         assert!(!decides(property.clone(), passes * 1_024 - 1), "{property}");
     }
+}
+
+/// A list is charged a unit per 8 elements for its length; `uniqueItems`
+/// a unit per element and per 16 bytes of its key, and the sort about
+/// log2(n) units per element.
+#[test]
+fn lists_are_charged_for_their_length_and_their_keys() {
+    use crate::validate::{validate_within, Outcome};
+
+    // What a decided validation spent.
+    let spent = |schema: &Json, arguments: &Json| {
+        let compiled = compile_json(&json!({"properties": {"l": schema}})).unwrap();
+        let budget = Budget::new(10_000_000);
+        let outcome = validate_within(&compiled, JsonRef::from(arguments), &budget);
+        assert!(matches!(outcome, Outcome::Valid), "{schema}");
+        10_000_000 - budget.left()
+    };
+    let ones = json!({"l": vec![1; 8_000]});
+    let counted = spent(&json!({"maxItems": 100_000}), &ones);
+    assert!((1_000..1_010).contains(&counted), "{counted}");
+
+    // 8,192 distinct short strings (keys under 16 bytes): 8,192 units for
+    // the keys, 8,192 * 14 for the sort, 1,024 for the length.
+    let short: Vec<String> = (0..8_192).map(|i| format!("{i}")).collect();
+    let unique = spent(&json!({"uniqueItems": true}), &json!({ "l": short }));
+    let expected = 8_192 + 8_192 * 14 + 1_024;
+    assert!((expected..expected + 10).contains(&unique), "{unique}");
+    // Keys of about 100 bytes: 6 more units each.
+    let long: Vec<String> = (0..8_192).map(|i| format!("{i:0>100}")).collect();
+    let unique_long = spent(&json!({"uniqueItems": true}), &json!({ "l": long }));
+    assert!(
+        (expected + 8_192 * 6..expected + 8_192 * 6 + 10).contains(&unique_long),
+        "{unique_long}"
+    );
 }
