@@ -341,3 +341,50 @@ fn reference_failures_name_the_ref_on_the_cycle() {
         "{pointer}"
     );
 }
+
+/// A key is checked against `propertyNames` one level below its map, like
+/// its value: through a chain of references (a frame each), the same count
+/// fits for a name as for a property's value, and one more does not. The
+/// depth error is reported at the map's path.
+#[test]
+fn a_property_name_is_checked_one_level_below_its_map() {
+    let chain = |count: usize, keyword: &str| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..count {
+            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+        }
+        defs.insert(format!("d{count}"), json!({"maxLength": 3}));
+        let applied = json!({"$ref": "#/$defs/d0"});
+        let schema = if keyword == "propertyNames" {
+            json!({"propertyNames": applied, "$defs": defs})
+        } else {
+            json!({"additionalProperties": applied, "$defs": defs})
+        };
+        compiled(&schema)
+    };
+    // The level of the key or value, its reference and one frame a
+    // definition: 190 definitions make 192 frames.
+    let fits = MAX_WALK_FRAMES - 2;
+    for keyword in ["propertyNames", "additionalProperties"] {
+        let arguments = json!({"abc": "abc"});
+        assert!(
+            validate(&chain(fits, keyword), JsonRef::from(&arguments)).is_ok(),
+            "{keyword}"
+        );
+        let past = validate(&chain(fits + 1, keyword), JsonRef::from(&arguments)).unwrap_err();
+        assert_eq!(past.class(), Class::ExecutionFailure);
+        assert_eq!(
+            past.to_string(),
+            "tool argument nesting exceeds the supported depth"
+        );
+        let at = if keyword == "propertyNames" {
+            "$arguments"
+        } else {
+            "$arguments.abc"
+        };
+        assert_eq!(past.path(), at.as_bytes(), "{keyword}");
+    }
+    let long = json!({"abcd": 1});
+    let refused = validate(&chain(fits, "propertyNames"), JsonRef::from(&long)).unwrap_err();
+    assert_eq!(refused.to_string(), "tool argument property name is not allowed");
+}

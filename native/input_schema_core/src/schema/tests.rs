@@ -1232,3 +1232,22 @@ fn lists_are_charged_for_their_length_and_their_keys() {
         "{unique_long}"
     );
 }
+
+/// A `propertyNames` pattern over its work limit is the pattern's error at
+/// the map's path, not a name that is not allowed.
+#[test]
+fn a_property_name_over_the_match_limit_ends_the_validation() {
+    use crate::error::Detail;
+
+    let schema =
+        compile_json(&json!({"properties": {"m": {"propertyNames": {"pattern": "a[ab]{20}c"}}}})).unwrap();
+    let mut map = serde_json::Map::new();
+    map.insert(crate::pattern::tests::match_limit_input(), json!(1));
+    let arguments = json!({ "m": map });
+    let error = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
+    assert_eq!(error.class(), Class::ExecutionFailure);
+    assert_eq!(error.to_string(), "schema pattern evaluation failed");
+    let details = error.details();
+    assert!(matches!(details[0], ("path", Detail::Text(b"$arguments.m"))));
+    assert!(matches!(details[1], ("reason", Detail::Reason("match_limit"))));
+}
