@@ -36,12 +36,6 @@ pub const NEST_LIMIT: usize = 64;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct CodePoint(u32);
 
-impl CodePoint {
-    fn is_surrogate(self) -> bool {
-        (0xD800..=0xDFFF).contains(&self.0)
-    }
-}
-
 /// One element of a class: a code point (possibly a range endpoint) or a set
 /// such as `\d`, which cannot be an endpoint.
 enum ClassAtom {
@@ -227,17 +221,9 @@ impl Parser {
             }
         }
         if stack.len() != 1 {
-            // An unclosed group.
-            self.malformed();
-        }
-        while stack.len() > 1 {
-            let (Some(group), Some(parent_index)) = (stack.pop(), stack.len().checked_sub(1)) else {
-                break;
-            };
-            let (hir, depth) = group.finish();
-            if let Some(parent) = stack.get_mut(parent_index) {
-                parent.push(hir, depth + 1, Last::Atom);
-            }
+            // An unclosed group. Unsupported syntax anywhere was reported
+            // as it was read, so the pattern is malformed.
+            return Err(SyntaxError::Invalid);
         }
         stack.pop().map(Frame::finish).ok_or(SyntaxError::Invalid)
     }
@@ -246,15 +232,16 @@ impl Parser {
     /// quantifiable before it is malformed; `+` right after a greedy
     /// quantifier is PCRE's possessive form, which the subset rejects.
     fn quantify(&mut self, frame: &mut Frame, min: u32, max: Option<u32>) -> Result<(), SyntaxError> {
-        let lazy = self.peek() == Some('?');
-        if lazy {
+        // Lazy or greedy, a quantifier finds the same "is there a match".
+        let greedy = self.peek() != Some('?');
+        if !greedy {
             self.pos += 1;
         }
         if frame.last != Last::Atom {
             self.malformed();
             return Ok(());
         }
-        if !lazy && self.peek() == Some('+') {
+        if greedy && self.peek() == Some('+') {
             return Err(SyntaxError::Unsupported);
         }
         if max.is_some_and(|max| max < min) || min > MAX_REPEAT || max.is_some_and(|m| m > MAX_REPEAT) {
@@ -267,7 +254,7 @@ impl Parser {
         let repetition = Hir::repetition(Repetition {
             min,
             max,
-            greedy: !lazy,
+            greedy,
             sub: Box::new(sub),
         });
         frame.push(repetition, depth + 1, Last::Quantified);
@@ -502,11 +489,12 @@ fn char_hir(cp: CodePoint) -> Hir {
     }
 }
 
-/// Adds a code-point range, leaving out the surrogates no input can hold.
+/// Adds a code-point range, leaving out the surrogates no input can hold:
+/// the range is cut into its parts below and above them.
 fn add_range(class: &mut ClassUnicode, low: CodePoint, high: CodePoint) {
     let pieces = [(low.0, high.0.min(0xD7FF)), (low.0.max(0xE000), high.0)];
     for (a, b) in pieces {
-        if a <= b && !(CodePoint(a).is_surrogate() && CodePoint(b).is_surrogate()) {
+        if a <= b {
             if let (Some(a), Some(b)) = (char::from_u32(a), char::from_u32(b)) {
                 class.push(ClassUnicodeRange::new(a, b));
             }

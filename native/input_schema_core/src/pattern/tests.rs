@@ -497,3 +497,43 @@ fn build_units_follow_the_automaton() {
     assert_eq!(lazy.build_units(), expected);
     assert_eq!(lazy.memory_usage(), dfa.memory_usage() + nfa);
 }
+
+/// A quantifier nests like a group: 32 quantified groups make 64 levels,
+/// the limit; 33 pass it.
+#[test]
+fn quantifiers_count_toward_the_nesting_limit() {
+    let quantified = |levels: usize| format!("{}a{}", "(?:".repeat(levels), ")*".repeat(levels));
+    assert!(Pattern::compile(quantified(NEST_LIMIT / 2).as_bytes()).is_ok());
+    assert_eq!(error(&quantified(NEST_LIMIT / 2 + 1)), PatternError::TooLarge);
+}
+
+/// Counted quantifiers: each count at most 65,535, the upper one not below
+/// the lower.
+#[test]
+fn counted_quantifier_bounds() {
+    for pattern in ["a{0,65536}", "a{65536,}", "a{65536}", "a{3,2}"] {
+        assert_eq!(error(pattern), PatternError::Invalid, "{pattern}");
+    }
+    // In range, they parse (the widest build automata past the size cap).
+    for pattern in ["a{0,65535}?", "a{65535,}", "a{2,2}"] {
+        assert_ne!(
+            Pattern::compile(pattern.as_bytes()).err(),
+            Some(PatternError::Invalid),
+            "{pattern}"
+        );
+    }
+}
+
+/// A class range over the surrogates keeps the code points on either side
+/// and matches no input inside them (valid UTF-8 holds none).
+#[test]
+fn class_ranges_leave_the_surrogates_out() {
+    let only = Pattern::compile(br"^[\uD800-\uDFFF]$").unwrap_or_else(|e| panic!("{e:?}"));
+    for text in ["a", "\u{D7FF}", "\u{E000}", ""] {
+        assert_eq!(only.search(text), Ok(false), "{text:?}");
+    }
+    let across = Pattern::compile(br"^[\uD7FF-\uE000]$").unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(across.search("\u{D7FF}"), Ok(true));
+    assert_eq!(across.search("\u{E000}"), Ok(true));
+    assert_eq!(across.search("a"), Ok(false));
+}
