@@ -312,13 +312,12 @@ impl Parser {
             let start = self.pos;
             self.pos += 1;
             let mut value: u32 = 0;
-            let mut digits = 0;
+            let digits = self.pos;
             while let Some(digit) = self.peek().and_then(|c| c.to_digit(16)) {
                 self.pos += 1;
-                digits += 1;
                 value = value.saturating_mul(16).saturating_add(digit);
             }
-            if digits == 0 || self.peek() != Some('}') {
+            if self.pos == digits || self.peek() != Some('}') {
                 self.pos = start;
                 return Err(SyntaxError::Unsupported);
             }
@@ -428,11 +427,8 @@ impl Parser {
         let mut class = ClassUnicode::empty();
         let mut first = true;
         loop {
+            // The end of the pattern: no atom below, malformed.
             match self.peek() {
-                None => {
-                    self.malformed();
-                    break;
-                }
                 Some(']') if !first => {
                     self.pos += 1;
                     break;

@@ -537,3 +537,34 @@ fn class_ranges_leave_the_surrogates_out() {
     assert_eq!(across.search("\u{E000}"), Ok(true));
     assert_eq!(across.search("a"), Ok(false));
 }
+
+/// `\u` escapes: the braced form up to U+10FFFF and closed; a surrogate
+/// pair only as two adjacent `\u` escapes of a high and a low surrogate.
+#[test]
+fn unicode_escapes() {
+    assert!(matches("^\\u{10FFFF}$", "\u{10FFFF}"));
+    assert_eq!(error("\\u{110000}"), PatternError::Invalid);
+    for unsupported in ["\\u{}", "\\u{41", "\\u{41x}"] {
+        assert_eq!(error(unsupported), PatternError::Unsupported, "{unsupported}");
+    }
+    // Not a pair: a lone high surrogate (no input holds one), then what
+    // follows as written.
+    assert!(!matches("\\uD83D--DE00", "😀"));
+    assert!(!matches("\\uD83D\\u0041", "A"));
+    assert!(!matches("\\uD83D\\u0041", "😀"));
+    assert!(matches("^(?:\\uD83D\\u0041|A)$", "A"));
+    // Only a high surrogate starts a pair.
+    assert!(matches("^\\u0041-udc00$", "A-udc00"));
+    assert!(matches("^\\u0041\\uDC00?$", "A"));
+}
+
+/// `[` inside a class opens a POSIX class (unsupported) only when `[:`,
+/// `[.` or `[=` is closed later by the same mark and `]`.
+#[test]
+fn posix_classes_need_their_closing_mark() {
+    assert_eq!(error("abc[[::]]"), PatternError::Unsupported);
+    assert_eq!(error("[[.a.]]"), PatternError::Unsupported);
+    assert!(matches("^[[:a]$", ":"));
+    assert!(matches("^[[:a]$", "["));
+    assert!(matches("^[[=a]+$", "=a["));
+}
