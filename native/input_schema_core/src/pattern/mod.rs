@@ -10,7 +10,7 @@
 
 mod parse;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use regex_automata::dfa::{dense, Automaton, StartKind};
@@ -213,18 +213,11 @@ impl DenseEngine {
     /// bytes on which each state stays put. `None` past `LOOP_SCAN_STATES`.
     fn loop_sets(dfa: &dense::DFA<Vec<u32>>) -> Option<(Vec<u16>, Vec<ByteSet>)> {
         let stride2 = dfa.stride2();
-        let mut seen: Vec<bool> = Vec::new();
+        let mut seen = HashSet::new();
         let mut queue = Vec::new();
-        let visit = |sid: StateID, seen: &mut Vec<bool>, queue: &mut Vec<StateID>| {
-            let index = sid.as_usize() >> stride2;
-            if seen.len() <= index {
-                seen.resize(index + 1, false);
-            }
-            if let Some(flag) = seen.get_mut(index) {
-                if !*flag {
-                    *flag = true;
-                    queue.push(sid);
-                }
+        let visit = |sid: StateID, seen: &mut HashSet<StateID>, queue: &mut Vec<StateID>| {
+            if seen.insert(sid) {
+                queue.push(sid);
             }
         };
         for anchored in [Anchored::No, Anchored::Yes] {
