@@ -34,6 +34,34 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
     assert %{entries: 1, hits: 11} = InputSchema.cache_info()
   end
 
+  test "the cache counts the schema term it keeps by its flat size" do
+    # Each schema alone in the cache; annotations leave the compiled form
+    # alone, so the differences are the term's own. A term counts a word
+    # (8 bytes), a binary its bytes besides, a number 16 more.
+    bytes_of = fn schema ->
+      InputSchema.clear_cache()
+      assert {:ok, _} = InputSchema.validate(schema, %{})
+      assert %{entries: 1, bytes: bytes} = InputSchema.cache_info()
+      bytes
+    end
+
+    base = bytes_of.(%{"description" => "", "default" => []})
+    text = String.duplicate("x", 10_000)
+    assert bytes_of.(%{"description" => text, "default" => []}) - base == 10_000
+    # A list: a word for each element, each integer 16 more.
+    assert bytes_of.(%{"description" => "", "default" => Enum.to_list(1..1000)}) - base ==
+             1000 * 24
+
+    # A map: its keys and values.
+    map = Map.new(1..100, &{"k#{&1}", &1})
+    key_bytes = Enum.sum(for {k, _} <- map, do: 8 + byte_size(k))
+    assert bytes_of.(%{"description" => "", "default" => map}) - base == key_bytes + 100 * 24
+
+    # A tuple: its elements.
+    assert bytes_of.(%{"description" => "", "default" => {1, 2.5, "abc"}}) - base ==
+             24 + 24 + 11
+  end
+
   test "the cache is exact: schemas differing in 1 and 1.0, key forms or deep in a branch" do
     pairs = [
       {%{"properties" => %{"n" => %{"minimum" => 1}}},
