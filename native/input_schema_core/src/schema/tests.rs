@@ -1089,7 +1089,10 @@ fn recorded_locations_are_charged_by_their_length() {
     assert!(located >= plain + pointer_bytes / 16, "{plain} -> {located}");
     // And not much more: the first pass (at most the plain compile) and a
     // fixed 10 units for each of the 40-odd locations.
-    assert!(located <= 2 * plain + pointer_bytes / 16 + 1_000, "{plain} -> {located}");
+    assert!(
+        located <= 2 * plain + pointer_bytes / 16 + 1_000,
+        "{plain} -> {located}"
+    );
     // 40 levels of 20,000-byte names: 16 MB of pointers, refused.
     assert!(units(&deep_names(20_000, 40, false)) < COMPILE_BUDGET / 2);
     let huge = deep_names(20_000, 40, true);
