@@ -24,14 +24,28 @@ fn compiled(schema: &Value) -> CompiledSchema {
     compile(JsonRef::from(schema)).unwrap_or_else(|e| panic!("{} at {}", e.error, e.pointer))
 }
 
+/// Definitions `d0`..`d{count}`: each of the first `count` is `link` of a
+/// reference to the next, the last is `last`.
+fn chain_defs(count: usize, link: impl Fn(Value) -> Value, last: Value) -> serde_json::Map<String, Value> {
+    let mut defs: serde_json::Map<String, Value> = (0..count)
+        .map(|i| {
+            (
+                format!("d{i}"),
+                link(json!({"$ref": format!("#/$defs/d{}", i + 1)})),
+            )
+        })
+        .collect();
+    defs.insert(format!("d{count}"), last);
+    defs
+}
+
 /// Definitions `d0`..`d{levels}`, each an `allOf` referring twice to the next.
 fn doubling(levels: usize) -> Value {
-    let mut defs = serde_json::Map::new();
-    for i in 0..levels {
-        let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
-        defs.insert(format!("d{i}"), json!({"allOf": [next, next]}));
-    }
-    defs.insert(format!("d{levels}"), json!({"type": "integer"}));
+    let defs = chain_defs(
+        levels,
+        |next| json!({"allOf": [next, next]}),
+        json!({"type": "integer"}),
+    );
     json!({"type": "object", "properties": {"a": {"type": "array", "items": {"$ref": "#/$defs/d0"}}}, "$defs": defs})
 }
 
@@ -55,14 +69,8 @@ fn a_reference_shares_its_target_instead_of_copying_it() {
     let schema = compiled(&doubling(10));
     assert!(schema.nodes().len() < 60, "{} nodes", schema.nodes().len());
     assert!(schema.has_refs);
-    let chain = compiled(&{
-        let mut defs = serde_json::Map::new();
-        for i in 0..2000 {
-            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
-        }
-        defs.insert("d2000".into(), json!({"type": "string"}));
-        json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs})
-    });
+    let defs = chain_defs(2000, |next| next, json!({"type": "string"}));
+    let chain = compiled(&json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs}));
     // A chain of 2,000 references compiles to about one node per reference.
     assert!(chain.nodes().len() < 2_010);
 }
@@ -70,11 +78,7 @@ fn a_reference_shares_its_target_instead_of_copying_it() {
 #[test]
 fn compile_work_grows_linearly_with_a_reference_chain() {
     let chain = |n: usize| {
-        let mut defs = serde_json::Map::new();
-        for i in 0..n {
-            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
-        }
-        defs.insert(format!("d{n}"), json!({"type": "string"}));
+        let defs = chain_defs(n, |next| next, json!({"type": "string"}));
         json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs})
     };
     // The pointers' maps are indexed once: ten times the chain, about ten
@@ -91,14 +95,7 @@ fn compile_work_grows_linearly_with_a_reference_chain() {
 /// `count` definitions, each an `allOf` with a reference to the next, the
 /// last an integer: no cycle, but two same-value frames a definition.
 fn same_value_chain(count: usize) -> CompiledSchema {
-    let mut defs = serde_json::Map::new();
-    for i in 0..count {
-        defs.insert(
-            format!("d{i}"),
-            json!({"allOf": [{"$ref": format!("#/$defs/d{}", i + 1)}]}),
-        );
-    }
-    defs.insert(format!("d{count}"), json!({"type": "integer"}));
+    let defs = chain_defs(count, |next| json!({"allOf": [next]}), json!({"type": "integer"}));
     compiled(&json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs}))
 }
 
@@ -349,18 +346,8 @@ fn reference_failures_name_the_ref_on_the_cycle() {
 #[test]
 fn a_property_name_is_checked_one_level_below_its_map() {
     let chain = |count: usize, keyword: &str| {
-        let mut defs = serde_json::Map::new();
-        for i in 0..count {
-            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
-        }
-        defs.insert(format!("d{count}"), json!({"maxLength": 3}));
-        let applied = json!({"$ref": "#/$defs/d0"});
-        let schema = if keyword == "propertyNames" {
-            json!({"propertyNames": applied, "$defs": defs})
-        } else {
-            json!({"additionalProperties": applied, "$defs": defs})
-        };
-        compiled(&schema)
+        let defs = chain_defs(count, |next| next, json!({"maxLength": 3}));
+        compiled(&json!({ keyword: {"$ref": "#/$defs/d0"}, "$defs": defs }))
     };
     // The level of the key or value, its reference and one frame a
     // definition: 190 definitions make 192 frames.

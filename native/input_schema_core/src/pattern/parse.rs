@@ -427,7 +427,8 @@ impl Parser {
         let mut class = ClassUnicode::empty();
         let mut first = true;
         loop {
-            // The end of the pattern: no atom below, malformed.
+            // At the end of the pattern `parse_class_atom` finds no atom:
+            // malformed (below).
             match self.peek() {
                 Some(']') if !first => {
                     self.pos += 1;

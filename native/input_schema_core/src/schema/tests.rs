@@ -895,17 +895,19 @@ fn all_errors_lists_every_failure_up_to_the_cap() {
     assert_eq!(MAX_ERRORS, 64);
 }
 
+/// A map from each of `names` to `value`.
+fn each_name(names: &[String], value: Json) -> serde_json::Map<String, Json> {
+    names.iter().map(|n| (n.clone(), value.clone())).collect()
+}
+
 #[test]
 fn a_required_name_past_the_sixty_fourth_slot_is_checked_in_either_walk() {
     // Seventy required properties: names past the 64th slot have no bit in
     // the one-pass walk's set, so that walk must not be the one to answer.
     let names: Vec<String> = (0..70).map(|i| format!("p{i:02}")).collect();
-    let properties: serde_json::Map<String, Json> = names
-        .iter()
-        .map(|n| (n.clone(), json!({"type": "integer"})))
-        .collect();
+    let properties = each_name(&names, json!({"type": "integer"}));
     let schema = json!({"type": "object", "properties": properties, "required": names});
-    let mut arguments: serde_json::Map<String, Json> = names.iter().map(|n| (n.clone(), json!(1))).collect();
+    let mut arguments = each_name(&names, json!(1));
     assert_eq!(check(schema.clone(), Json::Object(arguments.clone())), None);
     arguments.remove("p69");
     let (_, message, path) = check(schema, Json::Object(arguments)).unwrap_or_else(|| panic!("accepted"));
@@ -917,12 +919,9 @@ fn a_required_name_past_the_sixty_fourth_slot_is_checked_in_either_walk() {
 fn objects_of_more_than_sixteen_names_find_every_name() {
     // Past sixteen names a lookup is a binary search, not a scan.
     let names: Vec<String> = (0..20).map(|i| format!("name{i:02}")).collect();
-    let properties: serde_json::Map<String, Json> = names
-        .iter()
-        .map(|n| (n.clone(), json!({"type": "integer"})))
-        .collect();
+    let properties = each_name(&names, json!({"type": "integer"}));
     let schema = json!({"type": "object", "properties": properties, "additionalProperties": false});
-    let all: serde_json::Map<String, Json> = names.iter().map(|n| (n.clone(), json!(1))).collect();
+    let all = each_name(&names, json!(1));
     assert_eq!(check(schema.clone(), Json::Object(all)), None);
     let (_, message, path) = check(schema, json!({"name19": "x"})).unwrap_or_else(|| panic!("accepted"));
     assert_eq!(message, "tool argument has the wrong type");
