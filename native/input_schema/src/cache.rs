@@ -185,51 +185,64 @@ fn mix(hash: u64, value: u64) -> u64 {
 /// length), or `None` once it passes `limit`. Walks with a stack of its
 /// own, so nesting costs no native stack.
 pub fn term_bytes_within(term: Term<'_>, limit: usize) -> Option<usize> {
-    let mut total: usize = 0;
-    let mut stack = vec![term];
-    while let Some(term) = stack.pop() {
-        total = total.saturating_add(8);
+    let mut walk = FlatSize {
+        total: 0,
+        limit,
+        containers: Vec::new(),
+    };
+    walk.count(term)?;
+    while let Some(term) = walk.containers.pop() {
         match term.get_type() {
-            TermType::Binary => {
-                total = total.saturating_add(rustler::Binary::from_term(term).map_or(0, |b| b.len()));
-            }
             TermType::Map => {
-                if let Some(entries) = MapIterator::new(term) {
-                    for (key, value) in entries {
-                        stack.push(key);
-                        stack.push(value);
-                        if stack.len().saturating_mul(8) > limit {
-                            return None;
-                        }
-                    }
+                for (key, value) in MapIterator::new(term).into_iter().flatten() {
+                    walk.count(key)?;
+                    walk.count(value)?;
                 }
             }
             TermType::List => {
                 let mut tail = term;
                 while let Ok((head, rest)) = tail.list_get_cell() {
-                    stack.push(head);
+                    walk.count(head)?;
                     tail = rest;
-                    if stack.len().saturating_mul(8) > limit {
-                        return None;
-                    }
                 }
                 if !tail.is_empty_list() {
-                    stack.push(tail);
+                    walk.count(tail)?;
                 }
             }
-            TermType::Tuple => {
-                if let Ok(elements) = rustler::types::tuple::get_tuple(term) {
-                    stack.extend(elements);
+            _ => {
+                for element in rustler::types::tuple::get_tuple(term).into_iter().flatten() {
+                    walk.count(element)?;
                 }
             }
-            TermType::Integer | TermType::Float => total = total.saturating_add(16),
-            _ => {}
-        }
-        if total > limit {
-            return None;
         }
     }
-    Some(total)
+    Some(walk.total)
+}
+
+/// A term's bytes are counted when the term is met, before its elements are
+/// read: every step checks the one bound, so the walk ends as soon as the
+/// total passes it, and reads at most `limit / 8` terms.
+struct FlatSize<'a> {
+    total: usize,
+    limit: usize,
+    /// Maps, lists and tuples met but not yet read.
+    containers: Vec<Term<'a>>,
+}
+
+impl<'a> FlatSize<'a> {
+    fn count(&mut self, term: Term<'a>) -> Option<()> {
+        let bytes = match term.get_type() {
+            TermType::Binary => 8 + rustler::Binary::from_term(term).map_or(0, |b| b.len()),
+            TermType::Integer | TermType::Float => 24,
+            TermType::Map | TermType::List | TermType::Tuple => {
+                self.containers.push(term);
+                8
+            }
+            _ => 8,
+        };
+        self.total = self.total.saturating_add(bytes);
+        (self.total <= self.limit).then_some(())
+    }
 }
 
 /// Which scheduler a cache call runs on.

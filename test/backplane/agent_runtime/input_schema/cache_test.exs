@@ -174,6 +174,118 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
     assert Enum.all?(results, &(&1 == expected))
   end
 
+  describe "what the inline half may compare and file" do
+    # The inline half compares and files schema terms of up to 32 KiB of
+    # flat size (a word of 8 bytes a term, a binary its bytes besides, a
+    # number 16 more); anything larger is the dirty half's. Each answer
+    # below is the inline NIF's own: the result, or `:dirty` (handed over).
+    @inline_term_bytes 32 * 1024
+
+    defp flat_size(term) when is_binary(term), do: 8 + byte_size(term)
+    defp flat_size(term) when is_number(term), do: 24
+
+    defp flat_size(term) when is_map(term),
+      do: 8 + Enum.sum(for {key, value} <- term, do: flat_size(key) + flat_size(value))
+
+    defp flat_size(term) when is_list(term), do: 8 + Enum.sum(Enum.map(term, &flat_size/1))
+    defp flat_size(_atom), do: 8
+
+    # `schema` with a description that brings its flat size to `bytes`.
+    defp of_size(schema, bytes) do
+      schema = Map.put(schema, "description", "")
+      Map.put(schema, "description", String.duplicate("x", bytes - flat_size(schema)))
+    end
+
+    test "a term of exactly 32 KiB is filed and found inline; one byte more goes to the dirty half" do
+      at = of_size(%{"type" => "object"}, @inline_term_bytes)
+      over = of_size(%{"type" => "object"}, @inline_term_bytes + 1)
+      assert flat_size(at) == @inline_term_bytes
+
+      assert {:ok, %{}} = Native.validate(at, %{}, false)
+      assert %{entries: 1, misses: 1, hits: 0} = InputSchema.cache_info()
+      assert {:ok, %{}} = Native.validate(at, %{}, false)
+      assert %{entries: 1, misses: 1, hits: 1} = InputSchema.cache_info()
+
+      # Compiled inline, but not filed there: handed over.
+      assert :dirty = Native.validate(over, %{}, false)
+      assert %{entries: 1, misses: 1} = InputSchema.cache_info()
+      # The dirty half files it ...
+      assert {:ok, %{}} = InputSchema.validate(over, %{})
+      assert %{entries: 2, misses: 2, hits: 1} = InputSchema.cache_info()
+      # ... and only the dirty half compares it, though it is cached.
+      assert :dirty = Native.validate(over, %{}, false)
+      assert {:ok, %{}} = InputSchema.validate(over, %{})
+      assert %{entries: 2, misses: 2, hits: 2} = InputSchema.cache_info()
+    end
+
+    test "with the cache off, a large schema is answered inline: nothing to compare or file" do
+      InputSchema.configure_cache(enabled: false)
+      large = of_size(%{"type" => "object"}, 2 * @inline_term_bytes)
+
+      assert {:ok, %{}} = Native.validate(large, %{}, false)
+      assert %{entries: 0, misses: 0, hits: 0} = InputSchema.cache_info()
+    end
+
+    test "a crowded bucket is searched by the whole term's hash; a large term there goes to the dirty half" do
+      # Terms with the same size and property names share a bucket; a bucket
+      # of more than 4 is searched by the runtime's hash of the whole term,
+      # which the inline half computes only for a term of up to 32 KiB.
+      shape = fn description ->
+        %{"properties" => %{"a" => %{"type" => "string"}}, "description" => description}
+      end
+
+      unsupported = %{"properties" => %{"a" => %{"type" => "date"}}, "description" => ""}
+      large = of_size(unsupported, 2 * @inline_term_bytes)
+
+      refused = {:unsupported_capability, "property schema type is unsupported", %{type: "date"}}
+
+      # An empty bucket, then one of 4: compared term by term, so the large
+      # term is compiled inline and refused there.
+      assert_result(Native.validate(large, %{}, false), refused)
+
+      for i <- 1..4, do: assert({:ok, _} = Native.validate(shape.("#{i}"), %{"a" => "x"}, false))
+      assert_result(Native.validate(large, %{}, false), refused)
+
+      # A fifth: now crowded.
+      assert {:ok, _} = Native.validate(shape.("5"), %{"a" => "x"}, false)
+      assert %{entries: 5, misses: 5, hits: 0} = InputSchema.cache_info()
+      assert :dirty = Native.validate(large, %{}, false)
+      assert_result(InputSchema.validate(large, %{}), refused)
+
+      # Each of the five is found by its hash, inline.
+      for i <- 1..5 do
+        assert_result(
+          Native.validate(shape.("#{i}"), %{"a" => 1}, false),
+          {:validation, "tool argument has the wrong type",
+           %{path: "$arguments.a", type: "string"}}
+        )
+      end
+
+      assert %{entries: 5, misses: 5, hits: 5} = InputSchema.cache_info()
+    end
+
+    test "an entry is filed within the byte bound, at exactly the bound, and never with room for no entries" do
+      schema = %{"properties" => %{"n" => %{"type" => "integer"}}}
+      assert {:ok, _} = InputSchema.validate(schema, %{})
+      assert %{entries: 1, bytes: bytes} = InputSchema.cache_info()
+
+      filed = fn opts ->
+        InputSchema.configure_cache([enabled: true] ++ opts)
+        InputSchema.clear_cache()
+        assert {:ok, _} = Native.validate(schema, %{"n" => 1}, false)
+        info = InputSchema.cache_info()
+        assert info.misses == 1
+        info.entries
+      end
+
+      assert filed.(max_bytes: bytes) == 1
+      assert InputSchema.cache_info().bytes == bytes
+      assert filed.(max_bytes: bytes - 1) == 0
+      assert filed.(max_entries: 1) == 1
+      assert filed.(max_entries: 0) == 0
+    end
+  end
+
   describe "scheduling" do
     test "the inline half answers or hands over; its answers equal the dirty half's" do
       answered = :counters.new(2, [])
