@@ -183,7 +183,7 @@ defmodule Mix.Tasks.Compile.InputSchemaNative do
   # The test environment's build adds `panic_probe/0` (a deliberate panic
   # inside the NIF's guard, for the guard's own test); no other build has it.
   defp features do
-    if Mix.env() == :test, do: ["--features", "panic-probe"], else: []
+    if Mix.env() == :test, do: ["--features", "test-probes"], else: []
   end
 
   defp install(built, target) do

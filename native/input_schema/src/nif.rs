@@ -342,11 +342,30 @@ fn cache_stats() -> (bool, usize, usize, usize, usize, u64, u64) {
 
 /// Test builds only: a panic inside the guard every NIF body runs under,
 /// which must come back as the `:execution_failure` error, not a raise.
-#[cfg(feature = "panic-probe")]
+#[cfg(feature = "test-probes")]
 #[allow(clippy::panic)] // the deliberate panic is the point; never in a release build
 #[rustler::nif]
 fn panic_probe(env: Env<'_>) -> Term<'_> {
     guarded(env, || std::panic::panic_any("panic_probe: a deliberate panic"))
+}
+
+#[cfg(feature = "test-probes")]
+mod probe_atoms {
+    rustler::atoms! { proper, longer, improper }
+}
+
+/// Test builds only: the list-length count the array checks use, with its
+/// bound given, so that its boundaries are tested exactly: `{:proper, n}`,
+/// `:longer` (more than `limit` cells) or `:improper`.
+#[cfg(feature = "test-probes")]
+#[rustler::nif]
+fn list_length_within<'a>(env: Env<'a>, list: Term<'a>, limit: usize) -> Term<'a> {
+    use input_schema_core::value::ListLength;
+    guarded(env, || match BeamTerm(list).list_len_within(limit) {
+        ListLength::Proper(n) => (probe_atoms::proper(), n).encode(env),
+        ListLength::Longer => probe_atoms::longer().encode(env),
+        ListLength::Improper => probe_atoms::improper().encode(env),
+    })
 }
 
 /// An empty NIF on the calling scheduler: the floor the benchmarks compare to.

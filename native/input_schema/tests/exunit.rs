@@ -28,7 +28,7 @@ fn the_exunit_suite_passes_against_this_build() {
     // Cargo builds a cdylib only when asked: build it with this test's
     // profile and target directory, from the same (possibly mutated) source.
     let built = Command::new(env!("CARGO"))
-        .args(["build", "-p", "input_schema", "--features", "panic-probe"])
+        .args(["build", "-p", "input_schema", "--features", "test-probes"])
         .args(["--profile", profile])
         .env("CARGO_TARGET_DIR", &target)
         .current_dir(&root)

@@ -1,8 +1,8 @@
 defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
   # The NIF's guard: every NIF body runs under `catch_unwind`, so a panic in
   # the Rust code (a bug) comes back as an error, never as a raise or a
-  # crash of the VM. `panic_probe/0` exists only in the test environment's
-  # build (cargo feature `panic-probe`).
+  # crash of the VM. `panic_probe/0` and `list_length_within/2` exist only in
+  # the test environment's build (cargo feature `test-probes`).
   use ExUnit.Case, async: true
 
   alias Backplane.AgentRuntime.Error
@@ -22,5 +22,27 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
 
     # The library is still loaded and answers after the panics.
     assert Backplane.AgentRuntime.InputSchema.validate_schema(%{}) == :ok
+  end
+
+  test "a list is counted up to a bound: exactly the bound is a length, one cell more is longer" do
+    # The array checks count cells only as far as the work budget left
+    # allows; a longer list is handed to the dirty half (or reaches the
+    # work limit there), an improper one is refused.
+    list = Enum.to_list(1..1000)
+    assert Native.list_length_within(list, 1000) == {:proper, 1000}
+    assert Native.list_length_within(list, 999) == :longer
+    assert Native.list_length_within(list, 1001) == {:proper, 1000}
+    assert Native.list_length_within([], 0) == {:proper, 0}
+    assert Native.list_length_within([1], 0) == :longer
+
+    improper = [1, 2, 3 | :tail]
+    assert Native.list_length_within(improper, 3) == :improper
+    assert Native.list_length_within(improper, 2) == :longer
+    assert Native.list_length_within(:not_a_list, 0) == :improper
+
+    # Without a bound worth counting to, the runtime's own length.
+    unbounded = 18_446_744_073_709_551_615
+    assert Native.list_length_within(list, unbounded) == {:proper, 1000}
+    assert Native.list_length_within(improper, unbounded) == :improper
   end
 end
