@@ -905,6 +905,12 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases do
        :ok},
       {"invalid UTF-8 under an empty schema", prop(%{}), %{"a" => <<0xC3, 0x28>>},
        {@v, "tool argument is not valid UTF-8", %{path: "$arguments.a"}}},
+      # A bitstring (bits not a whole number of bytes) is no JSON value: not
+      # a string to the string steps, and left alone where nothing reads it.
+      {"bitstring is not a string", prop(%{"type" => "string"}), %{"a" => <<1::3>>},
+       {@v, t, %{path: "$arguments.a", type: "string"}}},
+      {"bitstring under an empty schema", prop(%{}), %{"a" => <<1::3>>}, :ok},
+      {"bitstring under string keywords", prop(%{"minLength" => 1}), %{"a" => <<1::3>>}, :ok},
       {"invalid UTF-8 in items", prop(%{"items" => %{}}), %{"a" => ["ok", <<0xFF>>]},
        {@v, "tool argument is not valid UTF-8", %{path: "$arguments.a[1]"}}},
       {"enum compares invalid UTF-8 first", prop(%{"enum" => ["x"]}), %{"a" => <<0xFF>>},

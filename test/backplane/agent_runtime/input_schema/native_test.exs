@@ -46,3 +46,43 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
     assert Native.list_length_within(improper, unbounded) == :improper
   end
 end
+
+defmodule Backplane.AgentRuntime.InputSchema.NativeMemoryTest do
+  # Measures VM-wide memory: runs alone.
+  use ExUnit.Case, async: false
+
+  alias Backplane.AgentRuntime.InputSchema
+
+  defp settle do
+    for pid <- Process.list(), do: :erlang.garbage_collect(pid)
+    Process.sleep(50)
+  end
+
+  test "walking maps of more than 32 keys gives the VM's map iterators back" do
+    # A map of more than 32 keys is a hash map: the VM lends each iterator
+    # over it a stack of its own, which the NIF must destroy. The growth
+    # over a second, longer run is what a walk keeps (a first run absorbs
+    # warming up); the VM counts its own memory exactly.
+    names = for i <- 1..40, do: "p#{i}"
+
+    {:ok, compiled} =
+      InputSchema.compile(%{
+        "properties" => Map.new(names, &{&1, %{"type" => "integer"}}),
+        "additionalProperties" => false
+      })
+
+    arguments = Map.new(names, &{&1, 1})
+    cycle = fn _ -> {:ok, ^arguments} = InputSchema.validate(compiled, arguments) end
+
+    {short, long} = {20_000, 100_000}
+    settle()
+    Enum.each(1..short, cycle)
+    settle()
+    after_short = :erlang.memory(:total)
+    Enum.each(1..long, cycle)
+    settle()
+    per_walk = (:erlang.memory(:total) - after_short) / long
+
+    assert per_walk < 8, "#{Float.round(per_walk, 2)} bytes kept a walk"
+  end
+end
