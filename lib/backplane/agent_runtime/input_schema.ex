@@ -151,10 +151,11 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
   @spec configure_cache(keyword()) :: :ok
   def configure_cache(opts) do
+    # A bound left out (nil) is the library's default.
     Native.configure_cache(
       Keyword.get(opts, :enabled, true),
-      Keyword.get(opts, :max_entries, 1024),
-      Keyword.get(opts, :max_bytes, 64 * 1024 * 1024)
+      Keyword.get(opts, :max_entries),
+      Keyword.get(opts, :max_bytes)
     )
   end
 

@@ -322,9 +322,15 @@ fn unbudgeted_overrun(env: Env<'_>) -> Term<'_> {
     )
 }
 
+/// A bound given as `nil` is the default ([`cache::DEFAULT_MAX_ENTRIES`],
+/// [`cache::DEFAULT_MAX_BYTES`]).
 #[rustler::nif]
-fn configure_cache(enabled: bool, max_entries: usize, max_bytes: usize) -> rustler::Atom {
-    cache::configure(enabled, max_entries, max_bytes);
+fn configure_cache(enabled: bool, max_entries: Option<usize>, max_bytes: Option<usize>) -> rustler::Atom {
+    cache::configure(
+        enabled,
+        max_entries.unwrap_or(cache::DEFAULT_MAX_ENTRIES),
+        max_bytes.unwrap_or(cache::DEFAULT_MAX_BYTES),
+    );
     atom::ok()
 }
 

@@ -128,6 +128,17 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
     assert InputSchema.cache_info().entries <= 10
   end
 
+  test "bounds left out are the defaults: 1,024 entries, 64 MiB" do
+    InputSchema.configure_cache(enabled: true, max_entries: 3, max_bytes: 1000)
+    assert %{max_entries: 3, max_bytes: 1000} = InputSchema.cache_info()
+    InputSchema.configure_cache([])
+
+    assert %{enabled: true, max_entries: 1024, max_bytes: 67_108_864} = InputSchema.cache_info()
+
+    InputSchema.configure_cache(enabled: false, max_bytes: 1000)
+    assert %{enabled: false, max_entries: 1024, max_bytes: 1000} = InputSchema.cache_info()
+  end
+
   test "the cache can be turned off; results do not change" do
     InputSchema.configure_cache(enabled: false)
     schema = %{"required" => ["q"]}
@@ -239,8 +250,15 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
 
       refused = {:unsupported_capability, "property schema type is unsupported", %{type: "date"}}
 
-      # An empty bucket, then one of 4: compared term by term, so the large
-      # term is compiled inline and refused there.
+      # Its own bucket empty (beside five of other property names), then
+      # one of 4: compared term by term, so the large term is compiled
+      # inline and refused there.
+      for i <- 1..5 do
+        other = %{"properties" => %{"b#{i}" => %{"type" => "string"}}, "description" => ""}
+        assert {:ok, _} = Native.validate(other, %{}, false)
+      end
+
+      InputSchema.clear_cache()
       assert_result(Native.validate(large, %{}, false), refused)
 
       for i <- 1..4, do: assert({:ok, _} = Native.validate(shape.("#{i}"), %{"a" => "x"}, false))
@@ -262,6 +280,30 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       end
 
       assert %{entries: 5, misses: 5, hits: 5} = InputSchema.cache_info()
+    end
+
+    test "a schema of up to 256 property names is found inline; more go to the dirty half" do
+      # The bucket a schema is filed under hashes its property names: the
+      # inline half hashes at most 256 of them.
+      schema_of = fn count ->
+        %{"properties" => Map.new(1..count, &{"p#{&1}", %{}}), "required" => ["p1"]}
+      end
+
+      for {count, inline} <- [{256, true}, {257, false}] do
+        schema = schema_of.(count)
+        assert {:ok, %{"p1" => 1}} = InputSchema.validate(schema, %{"p1" => 1})
+        assert %{entries: 1, hits: 0} = InputSchema.cache_info()
+
+        if inline do
+          assert {:ok, %{"p1" => 2}} = Native.validate(schema, %{"p1" => 2}, false)
+          assert %{hits: 1} = InputSchema.cache_info()
+        else
+          assert :dirty = Native.validate(schema, %{"p1" => 2}, false)
+          assert %{hits: 0} = InputSchema.cache_info()
+        end
+
+        InputSchema.clear_cache()
+      end
     end
 
     test "an entry is filed within the byte bound, at exactly the bound, and never with room for no entries" do
