@@ -139,6 +139,78 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
     assert %{enabled: false, max_entries: 1024, max_bytes: 1000} = InputSchema.cache_info()
   end
 
+  describe "filing and eviction" do
+    # These schemas share a bucket (same size, same property names).
+    defp bucketed(i), do: %{"properties" => %{"n" => %{"maximum" => i}}}
+
+    defp file_in_order(schemas) do
+      InputSchema.clear_cache()
+      for schema <- schemas, do: assert({:ok, _} = InputSchema.validate(schema, %{}))
+    end
+
+    defp cached?(schema) do
+      %{hits: hits} = InputSchema.cache_info()
+      assert {:ok, _} = InputSchema.validate(schema, %{})
+      InputSchema.cache_info().hits == hits + 1
+    end
+
+    test "the oldest entry goes first, within one bucket too" do
+      InputSchema.configure_cache(enabled: true, max_entries: 3)
+      # Each check files what it misses: a fresh run for each.
+      for {filed, probe, expected} <- [
+            {1..4, 1, false},
+            {1..4, 2, true},
+            {1..5, 2, false},
+            {1..5, 3, true},
+            {1..6, 3, false},
+            {1..6, 4, true}
+          ] do
+        file_in_order(Enum.map(filed, &bucketed/1))
+        assert %{entries: 3} = InputSchema.cache_info()
+        assert cached?(bucketed(probe)) == expected, "#{inspect(filed)}: #{probe}"
+      end
+    end
+
+    test "the byte bound holds exactly when filing" do
+      bytes_of = fn schema ->
+        file_in_order([schema])
+        InputSchema.cache_info().bytes
+      end
+
+      {one, two} = {bytes_of.(bucketed(1)), bytes_of.(bucketed(2))}
+
+      InputSchema.configure_cache(enabled: true, max_bytes: one + two)
+      file_in_order([bucketed(1), bucketed(2)])
+      assert %{entries: 2} = InputSchema.cache_info()
+
+      InputSchema.configure_cache(enabled: true, max_bytes: one + two - 1)
+      file_in_order([bucketed(1), bucketed(2)])
+      assert %{entries: 1} = InputSchema.cache_info()
+      assert cached?(bucketed(2))
+    end
+
+    test "a schema compiled by several callers at once is filed once" do
+      # Two dirty schedulers compile the same term side by side; the second
+      # to file finds the first's entry. Each schema is large enough that
+      # its compilation outlasts the start of the other caller.
+      schemas =
+        for i <- 1..20 do
+          properties = Map.new(1..2000, &{"p#{&1}", %{"type" => "string", "maxLength" => i}})
+          %{"properties" => properties}
+        end
+
+      InputSchema.clear_cache()
+
+      for schema <- schemas do
+        1..4
+        |> Enum.map(fn _ -> Task.async(fn -> Native.compile_dirty(schema) end) end)
+        |> Enum.each(&assert({:ok, _} = Task.await(&1, 60_000)))
+      end
+
+      assert %{entries: 20} = InputSchema.cache_info()
+    end
+  end
+
   test "the cache can be turned off; results do not change" do
     InputSchema.configure_cache(enabled: false)
     schema = %{"required" => ["q"]}
