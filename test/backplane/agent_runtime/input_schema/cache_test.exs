@@ -171,7 +171,7 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       end
     end
 
-    test "the byte bound holds exactly when filing" do
+    test "the byte bound holds exactly, when filing and when shrinking" do
       bytes_of = fn schema ->
         file_in_order([schema])
         InputSchema.cache_info().bytes
@@ -187,6 +187,29 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       file_in_order([bucketed(1), bucketed(2)])
       assert %{entries: 1} = InputSchema.cache_info()
       assert cached?(bucketed(2))
+    end
+
+    test "reconfiguring keeps what fits: shrinking to exactly what is held evicts nothing" do
+      file_in_order([bucketed(1), bucketed(2), bucketed(3)])
+      %{bytes: held} = InputSchema.cache_info()
+
+      InputSchema.configure_cache(enabled: true, max_entries: 3, max_bytes: held)
+      assert %{entries: 3, bytes: ^held} = InputSchema.cache_info()
+
+      # One byte less: the oldest goes.
+      InputSchema.configure_cache(enabled: true, max_entries: 3, max_bytes: held - 1)
+      assert %{entries: 2} = InputSchema.cache_info()
+
+      # One entry less: the oldest goes.
+      InputSchema.configure_cache(enabled: true, max_entries: 1)
+      assert %{entries: 1} = InputSchema.cache_info()
+      assert cached?(bucketed(3))
+
+      # Turning the cache off empties it; on again, it starts empty.
+      InputSchema.configure_cache(enabled: false)
+      assert %{entries: 0, bytes: 0} = InputSchema.cache_info()
+      InputSchema.configure_cache(enabled: true)
+      assert %{entries: 0, bytes: 0} = InputSchema.cache_info()
     end
 
     test "a schema compiled by several callers at once is filed once" do
