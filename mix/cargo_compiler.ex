@@ -180,8 +180,9 @@ defmodule Mix.Tasks.Compile.InputSchemaNative do
     end
   end
 
-  # The test environment's build adds `panic_probe/0` (a deliberate panic
-  # inside the NIF's guard, for the guard's own test); no other build has it.
+  # The test environment's build adds the test probes: `panic_probe/0` (a
+  # deliberate panic inside the NIF's guard, for the guard's own test) and
+  # `list_length_within/2`; no other build has them.
   defp features do
     if Mix.env() == :test, do: ["--features", "test-probes"], else: []
   end

@@ -58,8 +58,8 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def clear_cache, do: :erlang.nif_error(not_loaded())
   def cache_stats, do: :erlang.nif_error(not_loaded())
   def noop, do: :erlang.nif_error(not_loaded())
+  def noop_dirty, do: :erlang.nif_error(not_loaded())
   # Present in the library only when built for the test environment.
   def panic_probe, do: :erlang.nif_error(not_loaded())
   def list_length_within(_list, _limit), do: :erlang.nif_error(not_loaded())
-  def noop_dirty, do: :erlang.nif_error(not_loaded())
 end

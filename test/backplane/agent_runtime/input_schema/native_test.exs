@@ -51,12 +51,9 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeMemoryTest do
   # Measures VM-wide memory: runs alone.
   use ExUnit.Case, async: false
 
-  alias Backplane.AgentRuntime.InputSchema
+  import Backplane.AgentRuntime.InputSchema.Memory
 
-  defp settle do
-    for pid <- Process.list(), do: :erlang.garbage_collect(pid)
-    Process.sleep(50)
-  end
+  alias Backplane.AgentRuntime.InputSchema
 
   test "walking maps of more than 32 keys gives the VM's map iterators back" do
     # A map of more than 32 keys is a hash map: the VM lends each iterator

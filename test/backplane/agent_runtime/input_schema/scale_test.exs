@@ -6,6 +6,8 @@ defmodule Backplane.AgentRuntime.InputSchema.ScaleTest do
   # Measures VM-wide memory and the atom table: runs alone.
   use ExUnit.Case, async: false
 
+  import Backplane.AgentRuntime.InputSchema.Memory
+
   alias Backplane.AgentRuntime.InputSchema
 
   @soak if System.get_env("SOAK") in [nil, "", "0"], do: 1, else: 10
@@ -31,11 +33,6 @@ defmodule Backplane.AgentRuntime.InputSchema.ScaleTest do
       {:error, _} ->
         0
     end
-  end
-
-  defp settle do
-    for pid <- Process.list(), do: :erlang.garbage_collect(pid)
-    Process.sleep(50)
   end
 
   test "1,000 processes validate concurrently against shared compiled schemas" do
