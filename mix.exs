@@ -11,18 +11,22 @@ defmodule Backplane.AgentRuntime.InputSchema.MixProject do
       start_permanent: Mix.env() == :prod,
       compilers: [:input_schema_native | Mix.compilers()],
       elixirc_paths: elixirc_paths(Mix.env()),
-      deps: [],
-      # PropEr (Debian's erlang-proper) is used by the test generators only.
-      xref: [exclude: [:proper, :proper_types]]
+      deps: []
     ]
   end
 
   def application do
     [
-      extra_applications: [:logger],
+      extra_applications: [:logger | test_applications(Mix.env())],
       mod: {Backplane.AgentRuntime.InputSchema.Application, []}
     ]
   end
+
+  # PropEr (Debian's erlang-proper) drives the property tests. Listing it
+  # keeps it on the code path, which Mix prunes to the declared
+  # applications from Elixir 1.15 on; only the test environment has it.
+  defp test_applications(:test), do: [:proper]
+  defp test_applications(_), do: []
 
   defp elixirc_paths(:test), do: ["lib", "test/support"]
   defp elixirc_paths(_), do: ["lib"]

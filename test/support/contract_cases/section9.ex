@@ -96,7 +96,9 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases.Section9 do
       %{"type" => "object", "properties" => properties, "$defs" => defs}
     end
 
-    unresolved = fn ref -> {"$ref #{inspect(ref)} unsupported", prop(%{"$ref" => ref})} end
+    unresolved = fn ref ->
+      {"$ref #{inspect(ref)} unsupported", prop(%{"$ref" => ref}), {@u, @kw, %{keyword: "$ref"}}}
+    end
 
     [
       {"$ref to $defs",
@@ -169,14 +171,14 @@ defmodule Backplane.AgentRuntime.InputSchema.ContractCases.Section9 do
          "allOf" => [%{"required" => ["b"]}],
          "anyOf" => [%{}]
        }, :ok},
-      Tuple.append(unresolved.("https://example.com/a.json"), {@u, @kw, %{keyword: "$ref"}}),
-      Tuple.append(unresolved.("other.json#/a"), {@u, @kw, %{keyword: "$ref"}}),
-      Tuple.append(unresolved.("#node"), {@u, @kw, %{keyword: "$ref"}}),
-      Tuple.append(unresolved.("#/$defs/x"), {@u, @kw, %{keyword: "$ref"}}),
-      Tuple.append(unresolved.("#/properties"), {@u, @kw, %{keyword: "$ref"}}),
-      Tuple.append(unresolved.("#/properties/a/enum/0"), {@u, @kw, %{keyword: "$ref"}}),
-      Tuple.append(unresolved.("#/properties/a~2"), {@u, @kw, %{keyword: "$ref"}}),
-      Tuple.append(unresolved.("#/properties/a%2"), {@u, @kw, %{keyword: "$ref"}}),
+      unresolved.("https://example.com/a.json"),
+      unresolved.("other.json#/a"),
+      unresolved.("#node"),
+      unresolved.("#/$defs/x"),
+      unresolved.("#/properties"),
+      unresolved.("#/properties/a/enum/0"),
+      unresolved.("#/properties/a~2"),
+      unresolved.("#/properties/a%2"),
       {"$ref index with a leading zero",
        %{
          "properties" => %{
