@@ -145,7 +145,7 @@ mod atoms {
 const HASH_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The hash a schema term is filed under: its size and the names of its
-/// `properties`, hashed by the runtime. Hashing the whole term would read
+/// `properties`, hashed by the runtime, in any order. Hashing the whole term would read
 /// every description; this reads a few small terms, and the identity
 /// comparison that follows decides. `None` when the schema has more than
 /// `max_names` property names.
@@ -161,9 +161,12 @@ fn hash(schema: Term<'_>, max_names: usize) -> Option<u64> {
         if properties.map_size().is_ok_and(|n| n > max_names) {
             return None;
         }
+        // Added, not chained: equal maps can be walked in different orders
+        // (colliding keys of a hash map are kept in insertion order), and
+        // must still share a bucket.
         if let Some(names) = MapIterator::new(properties) {
             for (name, _) in names {
-                hash = mix(hash, name.hash_internal(HASH_SALT));
+                hash = hash.wrapping_add(mix(0, name.hash_internal(HASH_SALT)));
             }
         }
     }

@@ -374,6 +374,18 @@ fn list_length_within<'a>(env: Env<'a>, list: Term<'a>, limit: usize) -> Term<'a
     })
 }
 
+/// Test builds only: the walk directions `{flat_backward, hash_backward}`
+/// that `probes` (`{map, keys}` pairs, as the loader passes) show, or
+/// `:error`; the learned order is left as it is.
+#[cfg(feature = "test-probes")]
+#[rustler::nif]
+fn map_order_probe<'a>(env: Env<'a>, probes: Term<'a>) -> Term<'a> {
+    guarded(env, || match crate::term::map_order(probes) {
+        Some(directions) => directions.encode(env),
+        None => atom::error().encode(env),
+    })
+}
+
 /// An empty NIF on the calling scheduler: the floor the benchmarks compare to.
 #[rustler::nif]
 fn noop() -> rustler::Atom {

@@ -3,6 +3,7 @@
 
 use rustler::types::atom::{self, Atom};
 use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustler::sys::{
     enif_map_iterator_create, enif_map_iterator_destroy, enif_map_iterator_get_pair, enif_map_iterator_next,
@@ -72,9 +73,59 @@ impl<'a> Iterator for Items<'a> {
 /// array mapped tries (`MAP_SMALL_MAP_LIMIT` in the runtime's `erl_map.h`).
 const FLATMAP_LIMIT: usize = 32;
 
-/// A map's entries in `Map.keys/1` order. The NIF iterator walks a flat map
-/// in that order but a hash map in the reverse of it (`maps:keys/1` builds
-/// its list by prepending), so large maps are walked from the last entry.
+/// Whether the NIF iterator walks a map of each kind (flat, hash) in the
+/// reverse of `Map.keys/1` order. OTP releases differ for hash maps: up to
+/// OTP 27 `maps:keys/1` prepends each key the iterator meets, so its list
+/// is the iterator's order reversed; from OTP 29 it lists them in the
+/// iterator's own order. The directions are measured on the running VM when
+/// the library loads (`learn_map_order`), never assumed; until then the
+/// library is not callable.
+static FLAT_BACKWARD: AtomicBool = AtomicBool::new(false);
+static HASH_BACKWARD: AtomicBool = AtomicBool::new(true);
+
+/// Learns the walk direction of each kind of map from `probes`, a list of
+/// `{map, Map.keys(map)}` pairs built by the loading VM, and keeps it.
+/// Every probe of a kind must agree on one direction, and both kinds must be
+/// probed; otherwise `false`, and the library refuses to load (the order the
+/// contract promises could not be kept).
+pub fn learn_map_order(probes: Term<'_>) -> bool {
+    let Some((flat, hash)) = map_order(probes) else {
+        return false;
+    };
+    FLAT_BACKWARD.store(flat, Ordering::Relaxed);
+    HASH_BACKWARD.store(hash, Ordering::Relaxed);
+    true
+}
+
+/// The directions `(flat, hash)` that `probes` show (`true`: backward), or
+/// `None` when they show none.
+pub fn map_order(probes: Term<'_>) -> Option<(bool, bool)> {
+    let mut flat = None;
+    let mut hash = None;
+    for (map, keys) in probes.decode::<Vec<(Term<'_>, Term<'_>)>>().ok()? {
+        let keys = keys.decode::<Vec<Term<'_>>>().ok()?;
+        let walked: Vec<Term<'_>> = Entries::new(map, false).map(|(key, _)| key.0).collect();
+        let backward = if walked == keys {
+            false
+        } else if walked.iter().rev().eq(keys.iter()) {
+            true
+        } else {
+            return None;
+        };
+        let kind = if walked.len() > FLATMAP_LIMIT {
+            &mut hash
+        } else {
+            &mut flat
+        };
+        if kind.is_some_and(|seen| seen != backward) {
+            return None;
+        }
+        *kind = Some(backward);
+    }
+    Some((flat?, hash?))
+}
+
+/// A map's entries in `Map.keys/1` order (see `FLAT_BACKWARD`).
 /// A plain wrapper over `enif_map_iterator_*`: one iterator, one direction.
 pub struct Entries<'a> {
     env: Env<'a>,
@@ -244,7 +295,12 @@ impl<'a> Value<'a> for BeamTerm<'a> {
     }
 
     fn map_entries(self) -> Entries<'a> {
-        Entries::new(self.0, self.map_len() > FLATMAP_LIMIT)
+        let backward = if self.map_len() > FLATMAP_LIMIT {
+            &HASH_BACKWARD
+        } else {
+            &FLAT_BACKWARD
+        };
+        Entries::new(self.0, backward.load(Ordering::Relaxed))
     }
 
     fn map_len(self) -> usize {

@@ -10,7 +10,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def load_nif do
     path = library_path()
 
-    case :erlang.load_nif(String.to_charlist(path), 0) do
+    case :erlang.load_nif(String.to_charlist(path), load_info()) do
       :ok ->
         :ok
 
@@ -20,6 +20,21 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
         # error instead of `:undef`.
         :ok
     end
+  end
+
+  # The NIF walks maps in `Map.keys/1` order. For maps of more than 32 keys
+  # that order differs between OTP releases, so the NIF measures it here, on
+  # this VM: maps of both kinds with their `Map.keys/1`. The NIF refuses to
+  # load if the probes disagree with every walk it can make.
+  @doc false
+  def load_info do
+    probes =
+      for n <- [1, 8, 32, 33, 64, 500] do
+        map = Map.new(1..n, &{"k#{&1}", &1})
+        {map, Map.keys(map)}
+      end
+
+    {:map_order, probes}
   end
 
   defp library_path do
@@ -62,4 +77,5 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   # Present in the library only when built for the test environment.
   def panic_probe, do: :erlang.nif_error(not_loaded())
   def list_length_within(_list, _limit), do: :erlang.nif_error(not_loaded())
+  def map_order_probe(_probes), do: :erlang.nif_error(not_loaded())
 end

@@ -24,6 +24,55 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
     assert Backplane.AgentRuntime.InputSchema.validate_schema(%{}) == :ok
   end
 
+  describe "the map order the NIF learns when it loads" do
+    # `:maps.iterator/1` walks a map as the NIF's iterator does; whether
+    # `Map.keys/1` lists that order or its reverse is what OTP releases
+    # differ on (docs/behaviour.md, section 5).
+    defp iterated(map) do
+      Stream.unfold(:maps.iterator(map), fn iterator ->
+        case :maps.next(iterator) do
+          :none -> nil
+          {key, _value, next} -> {key, next}
+        end
+      end)
+      |> Enum.to_list()
+    end
+
+    defp backward?(map) do
+      cond do
+        iterated(map) == Map.keys(map) -> false
+        Enum.reverse(iterated(map)) == Map.keys(map) -> true
+      end
+    end
+
+    test "the loader's probes give this VM's directions, flat maps forward" do
+      {:map_order, probes} = Native.load_info()
+      hash = Map.new(1..100, &{&1, &1})
+      assert Native.map_order_probe(probes) == {false, backward?(hash)}
+      assert backward?(Map.new(1..32, &{&1, &1})) == false
+    end
+
+    test "probes that no walk gives, or that leave a kind out, are refused" do
+      flat = Map.new(1..8, &{"k#{&1}", &1})
+      hash = Map.new(1..64, &{"k#{&1}", &1})
+      good = [{flat, Map.keys(flat)}, {hash, Map.keys(hash)}]
+      assert is_tuple(Native.map_order_probe(good))
+
+      shuffled = [{flat, Map.keys(flat)}, {hash, Enum.sort(Map.keys(hash))}]
+      assert Native.map_order_probe(shuffled) == :error
+      assert Native.map_order_probe([{flat, Map.keys(flat)}]) == :error
+      assert Native.map_order_probe([{hash, Map.keys(hash)}]) == :error
+
+      # Two hash maps that show opposite directions.
+      other = Map.new(1..40, &{&1, &1})
+      opposite = [{other, Enum.reverse(Map.keys(other))} | good]
+      assert Native.map_order_probe(opposite) == :error
+
+      assert Native.map_order_probe(:not_a_list) == :error
+      assert Native.map_order_probe([{flat, :not_keys}]) == :error
+    end
+  end
+
   test "a list is counted up to a bound: exactly the bound is a length, one cell more is longer" do
     # The array checks count cells only as far as the work budget left
     # allows; a longer list is handed to the dirty half (or reaches the
