@@ -1,1 +1,4 @@
-ExUnit.start(exclude: [:host])
+ExUnit.start(
+  exclude: [:host, :prebuilt],
+  formatters: [ExUnit.CLIFormatter, Backplane.AgentRuntime.InputSchema.SummaryFormatter]
+)

@@ -1,0 +1,44 @@
+defmodule Backplane.AgentRuntime.InputSchema.SummaryFormatter do
+  @moduledoc false
+  # An ExUnit formatter beside the CLI one: when the suite finishes it
+  # appends one line, `tests=N failures=N excluded=N skipped=N`, to the file
+  # named by INPUT_SCHEMA_SUMMARY (when set). scripts/test reads it to print
+  # the platform matrix, instead of ExUnit's human summary, whose wording
+  # changes between Elixir releases.
+  use GenServer
+
+  @impl true
+  def init(_opts), do: {:ok, %{tests: 0, failures: 0, excluded: 0, skipped: 0}}
+
+  @impl true
+  def handle_cast({:test_finished, %ExUnit.Test{state: state}}, counts) do
+    key =
+      case state do
+        nil -> nil
+        {:excluded, _} -> :excluded
+        {:skipped, _} -> :skipped
+        _failed_or_invalid -> :failures
+      end
+
+    counts = %{counts | tests: counts.tests + 1}
+    {:noreply, if(key, do: Map.update!(counts, key, &(&1 + 1)), else: counts)}
+  end
+
+  def handle_cast({:suite_finished, _times}, counts) do
+    case System.get_env("INPUT_SCHEMA_SUMMARY") do
+      path when path in [nil, ""] ->
+        :ok
+
+      path ->
+        line =
+          "tests=#{counts.tests} failures=#{counts.failures} " <>
+            "excluded=#{counts.excluded} skipped=#{counts.skipped}\n"
+
+        File.write!(path, line, [:append])
+    end
+
+    {:noreply, counts}
+  end
+
+  def handle_cast(_event, counts), do: {:noreply, counts}
+end
