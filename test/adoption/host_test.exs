@@ -43,10 +43,15 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
 
   test "(a) a plain app with its own Application, then (c) its release built without Rust",
        %{base: base} do
-    library = copy_library!(Path.join(base, "library"))
+    library = git_repository!(copy_library!(Path.join(base, "library")))
     host = Path.join(base, "host_a")
-    write_host!(host, "{:backplane_input_schema, path: #{inspect(library)}}", [])
+    write_host!(host, documented_dependency("file://" <> library), [])
     copy_contract_rows!(host)
+
+    fetched = mix!(host, ["deps.get"], "test")
+    assert fetched =~ "backplane_input_schema"
+    checkout = Path.join(host, "deps/backplane_input_schema")
+    assert File.regular?(Path.join(checkout, "mix.exs"))
 
     compile = mix!(host, ["compile", "--warnings-as-errors"], "test")
     assert compile =~ "Compiling NIF crate input_schema"
@@ -54,7 +59,7 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
 
     tests = mix!(host, ["test"], "test")
     IO.puts("\n(a) host tests:\n" <> summary(tests))
-    assert tests =~ ~r/\n\d+ tests, 0 failures/
+    assert_all_passed(tests)
     assert tests =~ "host child running under Backplane.AgentRuntime.Supervisor"
 
     rows = Backplane.AgentRuntime.InputSchema.ContractCases
@@ -64,8 +69,9 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
     # cargo built under the host's _build; the dependency's source stays clean.
     built = Path.join(host, "_build/test/lib/backplane_input_schema/native/target/release")
     assert File.regular?(Path.join(built, "libinput_schema.so"))
-    refute File.exists?(Path.join(library, "target"))
-    refute File.exists?(Path.join(library, "_build"))
+    refute File.exists?(Path.join(checkout, "target"))
+    refute File.exists?(Path.join(checkout, "_build"))
+    refute File.exists?(Path.join(checkout, "priv/native"))
 
     prebuilt = Path.join(base, "libinput_schema.so")
     File.cp!(Path.join(built, "libinput_schema.so"), prebuilt)
@@ -161,7 +167,7 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
 
     tests = mix!(app, ["test"], "test")
     IO.puts("\n(b) umbrella runtime app tests:\n" <> summary(tests))
-    assert tests =~ ~r/\n\d+ tests, 0 failures/
+    assert_all_passed(tests)
     assert tests =~ "host child running under Backplane.AgentRuntime.Supervisor"
 
     assert File.regular?(
@@ -170,6 +176,58 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
                "_build/test/lib/backplane_input_schema/native/target/release/libinput_schema.so"
              )
            )
+  end
+
+  # The dependency line exactly as the README and docs/adoption.md type it,
+  # with the repository's URL filled in. Both documents must give the same.
+  defp documented_dependency(url) do
+    placeholder = "<this repository's URL>"
+    line = ~r/\{:backplane_input_schema, git: "#{Regex.escape(placeholder)}"[^}]*\}/
+
+    [readme, adoption] =
+      for doc <- ["README.md", "docs/adoption.md"] do
+        [found] = Regex.run(line, File.read!(Path.join(@root, doc)))
+        found
+      end
+
+    assert readme == adoption
+    String.replace(readme, placeholder, url)
+  end
+
+  # A git repository of `dir` whose branch `main` holds its files, as the
+  # project's own repository has them.
+  defp git_repository!(dir) do
+    git = fn args -> {_, 0} = System.cmd("git", args, cd: dir, stderr_to_stdout: true) end
+    git.(["init", "-q", "-b", "main"])
+    git.(["add", "-A"])
+
+    git.([
+      "-c",
+      "user.name=host test",
+      "-c",
+      "user.email=host@test.invalid",
+      "commit",
+      "-q",
+      "-m",
+      "the library"
+    ])
+
+    dir
+  end
+
+  # ExUnit's closing line says every test passed: "N tests, 0 failures" up
+  # to Elixir 1.19; from 1.20 on "Result: N passed" when all did, and
+  # "Result: P/N passed (...)" when some did not.
+  defp assert_all_passed(output) do
+    old_form = Regex.run(~r/\n(?:\d+ doctests?, )?(\d+) tests?, (\d+) failures?/, output)
+    new_form = Regex.run(~r/\nResult: (\d+)(?:\/(\d+))? passed/, output)
+
+    case {old_form, new_form} do
+      {[_, _, failures], nil} -> assert failures == "0", output
+      {nil, [_, _passed]} -> :ok
+      {nil, [_, passed, total]} -> assert passed == total, output
+      _ -> flunk("no ExUnit summary found:\n" <> output)
+    end
   end
 
   # The library as a `git:` dependency would have it: the files git tracks.
@@ -381,7 +439,9 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
   defp summary(output) do
     output
     |> String.split("\n")
-    |> Enum.filter(&(&1 =~ ~r/tests?, \d+ failures|embedded contract|host child|Finished in/))
+    |> Enum.filter(
+      &(&1 =~ ~r/tests?, \d+ failures|^Result:|embedded contract|host child|Finished in/)
+    )
     |> Enum.join("\n")
   end
 end
