@@ -28,6 +28,8 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
     {"CARGO_TARGET_DIR", nil},
     {"BACKPLANE_INPUT_SCHEMA_NIF", nil},
     {"MIX_BUILD_PATH", nil},
+    {"MIX_BUILD_ROOT", nil},
+    {"INPUT_SCHEMA_SUMMARY", nil},
     {"MIX_DEPS_PATH", nil},
     {"MIX_EXS", nil}
   ]

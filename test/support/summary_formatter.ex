@@ -20,7 +20,8 @@ defmodule Backplane.AgentRuntime.InputSchema.SummaryFormatter do
         _failed_or_invalid -> :failures
       end
 
-    counts = %{counts | tests: counts.tests + 1}
+    # `tests` counts the tests that ran: passed or failed.
+    counts = if key in [nil, :failures], do: %{counts | tests: counts.tests + 1}, else: counts
     {:noreply, if(key, do: Map.update!(counts, key, &(&1 + 1)), else: counts)}
   end
 
