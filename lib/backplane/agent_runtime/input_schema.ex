@@ -19,7 +19,7 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
 
   alias Backplane.AgentRuntime.Error
-  alias Backplane.AgentRuntime.InputSchema.{Compiled, DirtyGate, Native}
+  alias Backplane.AgentRuntime.InputSchema.{Compiled, DirtyGate, Native, Settings}
 
   @typedoc "A tool schema: a map with atom or string keys."
   @type schema :: map()
@@ -87,27 +87,57 @@ defmodule Backplane.AgentRuntime.InputSchema do
     # `:compile` lane (or found in the cache), then the arguments are
     # walked in its `:validate` lane.
     case schema do
-      %Compiled{resource: resource} ->
-        validate_compiled(resource, arguments, all_errors)
+      %Compiled{resource: resource} = compiled ->
+        # `Map.get/2`: a struct made by a version without `source`.
+        source = Map.get(compiled, :source)
+
+        with :foreign <- validate_compiled(resource, source, arguments, all_errors) do
+          validate_foreign(source, arguments, all_errors)
+        end
 
       schema ->
         with :dirty <- Native.validate(schema, arguments, all_errors),
              {:ok, resource} <- compile_resource(schema) do
-          validate_compiled(resource, arguments, all_errors)
+          validate_compiled(resource, nil, arguments, all_errors)
         end
     end
   end
 
-  defp validate_compiled(resource, arguments, all_errors) do
-    case Native.validate_compiled(resource, arguments, all_errors) do
+  defp validate_compiled(resource, source, arguments, all_errors) do
+    case Native.validate_compiled(resource, source, arguments, all_errors) do
       :dirty ->
         DirtyGate.run(:validate, fn ->
-          Native.validate_compiled_dirty(resource, arguments, all_errors)
+          Native.validate_compiled_dirty(resource, source, arguments, all_errors)
         end)
 
       result ->
         result
     end
+  end
+
+  # A compiled schema whose resource this node's library did not make (it
+  # came from another node, from disk, or from before a release upgrade):
+  # its source is compiled here, once, and filed in the cache under the
+  # source, where the next call finds it.
+  defp validate_foreign(source, arguments, all_errors) do
+    with {:ok, schema} <- decode_source(source),
+         {:ok, resource} <-
+           DirtyGate.run(:compile, fn -> Native.compile_source_dirty(schema, source) end) do
+      validate_compiled(resource, nil, arguments, all_errors)
+    end
+  end
+
+  defp decode_source(source) when is_binary(source) do
+    {:ok, :erlang.binary_to_term(source)}
+  rescue
+    ArgumentError -> unusable()
+  end
+
+  defp decode_source(_source), do: unusable()
+
+  defp unusable do
+    {:error,
+     Error.new(:unsupported_capability, "compiled tool schema cannot be used on this node")}
   end
 
   defp compile_resource(schema) do
@@ -145,18 +175,27 @@ defmodule Backplane.AgentRuntime.InputSchema do
   at once. The application applies `config :backplane_input_schema,
   cache: [...]` at start.
 
+  An option that is unknown, given twice or of the wrong type raises an
+  `ArgumentError` that names it, says what it accepts and what was given,
+  and changes nothing:
+
+      iex> Backplane.AgentRuntime.InputSchema.configure_cache(max_entries: -1)
+      ** (ArgumentError) invalid value for :max_entries: expected a non-negative integer, got -1
+
   The cache finds a schema only when it is exactly the same term (`=:=`):
   `1` and `1.0`, or atom and string keys, are different schemas. When full,
   the oldest entries go first.
   """
   @spec configure_cache(keyword()) :: :ok
   def configure_cache(opts) do
-    # A bound left out (nil) is the library's default.
-    Native.configure_cache(
-      Keyword.get(opts, :enabled, true),
-      Keyword.get(opts, :max_entries),
-      Keyword.get(opts, :max_bytes)
-    )
+    case Settings.cache(opts) do
+      # A bound left out (nil) is the library's default.
+      {:ok, {enabled, max_entries, max_bytes}} ->
+        Native.configure_cache(enabled, max_entries, max_bytes)
+
+      {:error, message} ->
+        raise ArgumentError, message
+    end
   end
 
   @doc "Drops every cached schema and resets the hit and miss counters."
@@ -190,8 +229,12 @@ defmodule Backplane.AgentRuntime.InputSchema do
   @spec compile(term()) :: {:ok, Compiled.t()} | {:error, Error.t()}
   def compile(schema) do
     case compile_resource(schema) do
-      {:ok, resource} -> {:ok, %Compiled{resource: resource}}
-      {:error, _} = error -> error
+      {:ok, resource} ->
+        {:ok,
+         %Compiled{resource: resource, source: :erlang.term_to_binary(schema, [:deterministic])}}
+
+      {:error, _} = error ->
+        error
     end
   end
 end

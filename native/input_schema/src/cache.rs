@@ -362,6 +362,15 @@ pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller
     true
 }
 
+/// Files `compiled` under `term` from a dirty scheduler, unless the term is
+/// filed already: the compiled schema of a `%Compiled{}` whose resource is
+/// foreign here, under the struct's source binary.
+pub fn file(term: Term<'_>, compiled: Arc<CompiledSchema>) {
+    if let Found::Miss(hash) = find(term, Caller::Dirty) {
+        insert(term, hash, compiled, Caller::Dirty);
+    }
+}
+
 impl Index {
     fn file(&mut self, mut entry: Entry, evicted: &mut Vec<Arc<Entry>>) {
         // A miss: a schema compiled for the cache.

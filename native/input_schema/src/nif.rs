@@ -6,23 +6,15 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use rustler::types::atom;
-use rustler::{Encoder, Env, ResourceArc, Term};
+use rustler::{Encoder, Env, Term};
 
 use crate::cache::{self, Caller};
 use crate::term::{argument_error, argument_errors, error_struct, json_error, schema_error, BeamTerm};
-use crate::{decode, encode};
+use crate::{decode, encode, resource};
 use input_schema_core::error::{Class, SchemaError};
 use input_schema_core::schema::{self, CompileStop, CompiledSchema};
 use input_schema_core::validate::{self, Budget, Outcome};
 use input_schema_core::value::{Shape, Value};
-
-/// A compiled schema held by the BEAM; immutable, shared between processes.
-pub struct CompiledResource {
-    pub schema: Arc<CompiledSchema>,
-}
-
-#[rustler::resource_impl]
-impl rustler::Resource for CompiledResource {}
 
 /// The message of the error a panic turns into. A panic is a bug; the
 /// caller still gets a refusal, never `:ok`.
@@ -60,7 +52,7 @@ fn is_map(term: Term<'_>) -> bool {
 pub const INLINE_BUDGET: u64 = 1_000;
 
 mod atoms {
-    rustler::atoms! { dirty }
+    rustler::atoms! { dirty, foreign }
 }
 
 /// Validates `arguments` (a map) against a compiled schema within `budget`:
@@ -213,8 +205,10 @@ fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors:
 }
 
 fn resource_tuple<'a>(env: Env<'a>, compiled: Arc<CompiledSchema>) -> Term<'a> {
-    let resource = ResourceArc::new(CompiledResource { schema: compiled });
-    (atom::ok(), resource).encode(env)
+    match resource::make(env, compiled) {
+        Some(resource) => (atom::ok(), resource).encode(env),
+        None => unbudgeted_overrun(env),
+    }
 }
 
 /// The inline half of `compile/1`; `:dirty` hands it to `compile_dirty/1`.
@@ -238,37 +232,91 @@ fn compile_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     })
 }
 
-/// Validates against a compiled schema (a resource term) within `budget`;
-/// `None` when the budget ran out.
+/// The compiled schema a `%Compiled{}` stands for on this node.
+enum Held<'a> {
+    /// A resource this image made.
+    Own(&'a CompiledSchema),
+    /// Compiled again here from the struct's source, found in the cache
+    /// under the source binary.
+    Adopted(Arc<CompiledSchema>),
+    /// Inline only: the source is too large to look up on this scheduler.
+    Dirty,
+    /// Neither: the Elixir side compiles the source again (`:foreign`).
+    Foreign,
+}
+
+fn held<'a>(compiled: Term<'a>, source: Term<'a>, caller: Caller) -> Held<'a> {
+    if let Some(schema) = resource::get(compiled) {
+        return Held::Own(schema);
+    }
+    let Ok(bytes) = rustler::Binary::from_term(source) else {
+        return Held::Foreign;
+    };
+    if caller == Caller::Inline && bytes.len() > cache::INLINE_TERM_BYTES {
+        return Held::Dirty;
+    }
+    match cache::find(source, caller) {
+        cache::Found::Hit(schema) => Held::Adopted(schema),
+        cache::Found::TooLarge => Held::Dirty,
+        cache::Found::Miss(_) | cache::Found::Skip => Held::Foreign,
+    }
+}
+
+/// Validates against a compiled schema (a resource term, with the source
+/// its struct carries) within `budget`; `None` when the budget ran out.
 /// `budget` `None` is the schema's own [`validate::walk_budget`] (dirty).
 fn check_compiled<'a>(
     env: Env<'a>,
     compiled: Term<'a>,
+    source: Term<'a>,
     arguments: Term<'a>,
     all_errors: bool,
     budget: Option<&Budget>,
 ) -> Option<Term<'a>> {
-    let Ok(resource) = compiled.decode::<ResourceArc<CompiledResource>>() else {
-        return Some(schema_failure(env, SchemaError::NotMaps));
-    };
     if !is_map(arguments) {
         return Some(schema_failure(env, SchemaError::NotMaps));
     }
+    let caller = if budget.is_some() {
+        Caller::Inline
+    } else {
+        Caller::Dirty
+    };
+    let adopted;
+    let schema: &CompiledSchema = match held(compiled, source, caller) {
+        Held::Own(schema) => schema,
+        Held::Adopted(schema) => {
+            adopted = schema;
+            &adopted
+        }
+        Held::Dirty => return None,
+        Held::Foreign => return Some(atoms::foreign().encode(env)),
+    };
     match budget {
-        Some(budget) => check_arguments(env, &resource.schema, arguments, all_errors, budget),
+        Some(budget) => check_arguments(env, schema, arguments, all_errors, budget),
         // The schema's walk budget is finite only with `$ref`; its end is
         // the work-limit failure.
         None => Some(
-            check_arguments(
-                env,
-                &resource.schema,
-                arguments,
-                all_errors,
-                &validate::walk_budget(&resource.schema),
-            )
-            .unwrap_or_else(|| work_limit(env, all_errors)),
+            check_arguments(env, schema, arguments, all_errors, &validate::walk_budget(schema))
+                .unwrap_or_else(|| work_limit(env, all_errors)),
         ),
     }
+}
+
+/// Compiles `schema` (the term a `%Compiled{}`'s `source` decodes to, on a
+/// node where its resource is foreign) through the cache, files the result
+/// under `source` too, so that the struct is found by its source from then
+/// on, and answers `{:ok, resource}` or the schema's error.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn compile_source_dirty<'a>(env: Env<'a>, schema: Term<'a>, source: Term<'a>) -> Term<'a> {
+    guarded(env, || match schema_dirty(env, schema) {
+        Ok(compiled) => {
+            if source.get_type() == rustler::TermType::Binary {
+                cache::file(source, Arc::clone(&compiled));
+            }
+            resource_tuple(env, compiled)
+        }
+        Err(error) => error,
+    })
 }
 
 fn work_limit(env: Env<'_>, all_errors: bool) -> Term<'_> {
@@ -287,6 +335,7 @@ fn work_limit(env: Env<'_>, all_errors: bool) -> Term<'_> {
 fn validate_compiled<'a>(
     env: Env<'a>,
     compiled: Term<'a>,
+    source: Term<'a>,
     arguments: Term<'a>,
     all_errors: bool,
 ) -> Term<'a> {
@@ -294,6 +343,7 @@ fn validate_compiled<'a>(
         check_compiled(
             env,
             compiled,
+            source,
             arguments,
             all_errors,
             Some(&Budget::new(INLINE_BUDGET)),
@@ -306,11 +356,13 @@ fn validate_compiled<'a>(
 fn validate_compiled_dirty<'a>(
     env: Env<'a>,
     compiled: Term<'a>,
+    source: Term<'a>,
     arguments: Term<'a>,
     all_errors: bool,
 ) -> Term<'a> {
     guarded(env, || {
-        check_compiled(env, compiled, arguments, all_errors, None).unwrap_or_else(|| unbudgeted_overrun(env))
+        check_compiled(env, compiled, source, arguments, all_errors, None)
+            .unwrap_or_else(|| unbudgeted_overrun(env))
     })
 }
 

@@ -5,12 +5,21 @@ defmodule Backplane.AgentRuntime.InputSchema.Compiled do
   `Backplane.AgentRuntime.InputSchema.validate/2` in place of the schema map.
   It is immutable, can be shared between processes and stored in ETS or
   `:persistent_term`, and is freed when no process references it.
+
+  It is valid on every node and across restarts: besides the compiled form
+  (a reference owned by the NIF of the node that compiled it) it carries
+  its schema as a binary (`term_to_binary/2`, shared between the processes
+  of a node, not copied). A node that does not own the reference, because
+  the struct was sent to it, read back from disk after a restart, or made
+  before a release upgrade, compiles the schema again from that binary,
+  once, through the schema cache, and validates exactly as the compiling
+  node does.
   """
 
   @enforce_keys [:resource]
-  defstruct [:resource]
+  defstruct [:resource, :source]
 
-  @opaque t :: %__MODULE__{resource: reference()}
+  @opaque t :: %__MODULE__{resource: reference(), source: binary() | nil}
 
   defimpl Inspect do
     def inspect(_compiled, _opts), do: "#Backplane.AgentRuntime.InputSchema.Compiled<>"

@@ -61,10 +61,14 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def compile_dirty(_schema), do: :erlang.nif_error(not_loaded())
   def validate(_schema, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
   def compile(_schema), do: :erlang.nif_error(not_loaded())
-  def validate_compiled(_compiled, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
 
-  def validate_compiled_dirty(_compiled, _arguments, _all_errors),
+  def validate_compiled(_compiled, _source, _arguments, _all_errors),
     do: :erlang.nif_error(not_loaded())
+
+  def validate_compiled_dirty(_compiled, _source, _arguments, _all_errors),
+    do: :erlang.nif_error(not_loaded())
+
+  def compile_source_dirty(_schema, _source), do: :erlang.nif_error(not_loaded())
 
   def check_schema(_schema), do: :erlang.nif_error(not_loaded())
   def decode_json(_text), do: :erlang.nif_error(not_loaded())

@@ -431,17 +431,17 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
         # What the wrapper does with a call the inline half hands over:
         # compile on a dirty scheduler (filing the schema), then validate there.
         {:ok, resource} = Native.compile_dirty(schema)
-        dirty = Native.validate_compiled_dirty(resource, arguments, all)
+        dirty = Native.validate_compiled_dirty(resource, nil, arguments, all)
         # The dirty compile filed the schema; the inline half can now find it.
         inline = Native.validate(schema, arguments, all)
         assert inline == :dirty or inline === dirty, name
         if inline != :dirty, do: :counters.add(answered, 1, 1)
 
         {:ok, compiled} = InputSchema.compile(schema)
-        inline = Native.validate_compiled(compiled.resource, arguments, all)
+        inline = Native.validate_compiled(compiled.resource, nil, arguments, all)
 
         assert inline == :dirty or
-                 inline === Native.validate_compiled_dirty(compiled.resource, arguments, all),
+                 inline === Native.validate_compiled_dirty(compiled.resource, nil, arguments, all),
                name
 
         if inline != :dirty, do: :counters.add(answered, 2, 1)
@@ -464,9 +464,9 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       large = %{"items" => List.duplicate("x", 100_000)}
       long = %{"items" => [String.duplicate("x", 1_000_000)]}
 
-      assert {:ok, ^small} = Native.validate_compiled(compiled.resource, small, false)
-      assert :dirty = Native.validate_compiled(compiled.resource, large, false)
-      assert :dirty = Native.validate_compiled(compiled.resource, long, false)
+      assert {:ok, ^small} = Native.validate_compiled(compiled.resource, nil, small, false)
+      assert :dirty = Native.validate_compiled(compiled.resource, nil, large, false)
+      assert :dirty = Native.validate_compiled(compiled.resource, nil, long, false)
       assert {:ok, ^large} = InputSchema.validate(compiled, large)
       assert {:ok, ^long} = InputSchema.validate(compiled, long)
 
@@ -492,12 +492,26 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
 
       # An improper list longer than the budget is handed over before its end is seen.
       improper = %{"items" => Enum.reduce(1..100_000, :tail, &[&1 | &2])}
-      assert :dirty = Native.validate_compiled(compiled.resource, improper, false)
+      assert :dirty = Native.validate_compiled(compiled.resource, nil, improper, false)
 
       assert_result(
         InputSchema.validate(compiled, improper),
         {:validation, "tool argument is not a proper list", %{path: "$arguments.items"}}
       )
     end
+  end
+
+  test "a compiled schema whose reference is foreign is compiled once per node, then found by its source" do
+    schema = %{"properties" => %{"only_here_#{System.unique_integer([:positive])}" => %{}}}
+    {:ok, compiled} = InputSchema.compile(schema)
+    foreign = %{compiled | resource: make_ref()}
+    before = InputSchema.cache_info()
+    assert {:ok, _} = InputSchema.validate(foreign, %{})
+    first = InputSchema.cache_info()
+    # The schema term was filed by compile/1 already; the source is new.
+    assert first.misses - before.misses == 1
+    for _ <- 1..5, do: assert({:ok, _} = InputSchema.validate(foreign, %{}))
+    assert InputSchema.cache_info().misses == first.misses
+    assert InputSchema.cache_info().hits - first.hits == 5
   end
 end
