@@ -7,24 +7,31 @@ defmodule Backplane.AgentRuntime.InputSchema.Application do
   # defaults and dirty validations are not bounded.
   use Application
 
-  alias Backplane.AgentRuntime.InputSchema
-  alias Backplane.AgentRuntime.InputSchema.DirtyGate
+  require Logger
+
+  alias Backplane.AgentRuntime.InputSchema.{DirtyGate, Native, Settings}
 
   @impl true
   def start(_type, _args) do
-    case Application.fetch_env(:backplane_input_schema, :cache) do
-      {:ok, opts} -> InputSchema.configure_cache(opts)
-      :error -> :ok
+    # Every setting is checked first: a wrong one stops the application with
+    # a message that names it, before anything is applied.
+    case Settings.application(Application.get_all_env(:backplane_input_schema)) do
+      {:ok, settings} ->
+        apply_cache(settings.cache)
+
+        Supervisor.start_link([{DirtyGate, DirtyGate.resolve(settings.dirty_concurrency)}],
+          strategy: :one_for_one,
+          name: __MODULE__.Supervisor
+        )
+
+      {:error, message} ->
+        Logger.error("backplane_input_schema did not start: " <> message)
+        {:error, {:invalid_setting, message}}
     end
-
-    limit =
-      :backplane_input_schema
-      |> Application.get_env(:dirty_concurrency, :auto)
-      |> DirtyGate.resolve()
-
-    Supervisor.start_link([{DirtyGate, limit}],
-      strategy: :one_for_one,
-      name: __MODULE__.Supervisor
-    )
   end
+
+  defp apply_cache(nil), do: :ok
+
+  defp apply_cache({enabled, max_entries, max_bytes}),
+    do: Native.configure_cache(enabled, max_entries, max_bytes)
 end

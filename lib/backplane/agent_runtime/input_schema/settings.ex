@@ -1,0 +1,102 @@
+defmodule Backplane.AgentRuntime.InputSchema.Settings do
+  @moduledoc false
+  # Every setting of the library, checked in one place: the application
+  # environment when the application starts, and `configure_cache/1` at run
+  # time. A wrong setting is named, with what it accepts and what was
+  # given; unknown settings are refused (docs/configuration.md).
+
+  @max_usize 18_446_744_073_709_551_615
+
+  @cache_keys [:enabled, :max_entries, :max_bytes]
+  @app_keys [:cache, :dirty_concurrency]
+
+  @doc """
+  The cache options as the NIF takes them: `{:ok, {enabled, max_entries,
+  max_bytes}}` (a bound left out is `nil`, the NIF's default), or
+  `{:error, message}`.
+  """
+  @spec cache(term()) ::
+          {:ok, {boolean(), non_neg_integer() | nil, non_neg_integer() | nil}}
+          | {:error, String.t()}
+  def cache(opts) do
+    with :ok <- keyword(opts, "cache options"),
+         :ok <- known(opts, @cache_keys, "cache option"),
+         {:ok, enabled} <- fetch(opts, :enabled, true, &boolean/1),
+         {:ok, max_entries} <- fetch(opts, :max_entries, nil, &size/1),
+         {:ok, max_bytes} <- fetch(opts, :max_bytes, nil, &size/1) do
+      {:ok, {enabled, max_entries, max_bytes}}
+    end
+  end
+
+  @doc """
+  The application environment, checked: `{:ok, %{cache: cache | nil,
+  dirty_concurrency: value}}` or `{:error, message}`.
+  """
+  @spec application([{atom(), term()}]) :: {:ok, map()} | {:error, String.t()}
+  def application(env) do
+    with :ok <- known(env, @app_keys, "setting", " of :backplane_input_schema"),
+         {:ok, cache} <- app_cache(Keyword.fetch(env, :cache)),
+         {:ok, dirty} <- fetch(env, :dirty_concurrency, :auto, &dirty_concurrency/1) do
+      {:ok, %{cache: cache, dirty_concurrency: dirty}}
+    end
+  end
+
+  defp app_cache(:error), do: {:ok, nil}
+
+  defp app_cache({:ok, opts}) do
+    case cache(opts) do
+      {:ok, cache} -> {:ok, cache}
+      {:error, message} -> {:error, "invalid :cache setting: " <> message}
+    end
+  end
+
+  defp keyword(opts, what) do
+    if is_list(opts) and Keyword.keyword?(opts),
+      do: :ok,
+      else: {:error, "invalid #{what}: expected a keyword list, got #{inspect(opts)}"}
+  end
+
+  defp known(opts, keys, what, where \\ "") do
+    case Enum.find(Keyword.keys(opts), &(&1 not in keys)) do
+      nil ->
+        case Keyword.keys(opts) -- Enum.uniq(Keyword.keys(opts)) do
+          [] -> :ok
+          [key | _] -> {:error, "#{what} #{inspect(key)}#{where} is given more than once"}
+        end
+
+      key ->
+        {:error,
+         "unknown #{what} #{inspect(key)}#{where} (known: #{Enum.map_join(keys, ", ", &inspect/1)})"}
+    end
+  end
+
+  defp fetch(opts, key, default, check) do
+    case Keyword.fetch(opts, key) do
+      :error ->
+        {:ok, default}
+
+      {:ok, value} ->
+        case check.(value) do
+          :ok ->
+            {:ok, value}
+
+          {:expected, what} ->
+            {:error, "invalid value for #{inspect(key)}: expected #{what}, got #{inspect(value)}"}
+        end
+    end
+  end
+
+  defp boolean(value) when is_boolean(value), do: :ok
+  defp boolean(_value), do: {:expected, "a boolean"}
+
+  defp size(value) when is_integer(value) and value >= 0 and value <= @max_usize, do: :ok
+
+  defp size(value) when is_integer(value) and value > @max_usize,
+    do: {:expected, "a non-negative integer of at most #{@max_usize}"}
+
+  defp size(_value), do: {:expected, "a non-negative integer"}
+
+  defp dirty_concurrency(value) when value in [:auto, :unlimited], do: :ok
+  defp dirty_concurrency(value) when is_integer(value) and value > 0, do: :ok
+  defp dirty_concurrency(_value), do: {:expected, ":auto, :unlimited or a positive integer"}
+end
