@@ -9,8 +9,10 @@ use serde_json::{Map, Number as JsonNumber, Value as Json};
 const MAX_DEPTH: usize = 64;
 
 pub fn encode(term: Term<'_>) -> Result<String, &'static str> {
-    let value = to_json(term, MAX_DEPTH)?;
-    serde_json::to_string_pretty(&value).map_err(|_| "term cannot be encoded as JSON")
+    input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
+        let value = to_json(term, MAX_DEPTH)?;
+        serde_json::to_string_pretty(&value).map_err(|_| "term cannot be encoded as JSON")
+    })
 }
 
 fn key(term: Term<'_>) -> Result<String, &'static str> {
@@ -25,47 +27,49 @@ fn key(term: Term<'_>) -> Result<String, &'static str> {
 }
 
 fn to_json(term: Term<'_>, depth: usize) -> Result<Json, &'static str> {
-    let depth = depth.checked_sub(1).ok_or("term is nested too deep")?;
-    Ok(match term.get_type() {
-        TermType::Atom => match term.atom_to_string().map_err(|_| "bad atom")?.as_str() {
-            "nil" => Json::Null,
-            "true" => Json::Bool(true),
-            "false" => Json::Bool(false),
-            other => Json::String(other.to_string()),
-        },
-        TermType::Binary => Json::String(key(term)?),
-        TermType::Integer => match term.decode::<i64>() {
-            Ok(n) => Json::Number(n.into()),
-            Err(_) => {
-                let big: num_bigint::BigInt = term.decode().map_err(|_| "bad integer")?;
-                Json::Number(big.to_string().parse::<JsonNumber>().map_err(|_| "bad integer")?)
+    input_schema_core::stack::deep(|| {
+        let depth = depth.checked_sub(1).ok_or("term is nested too deep")?;
+        Ok(match term.get_type() {
+            TermType::Atom => match term.atom_to_string().map_err(|_| "bad atom")?.as_str() {
+                "nil" => Json::Null,
+                "true" => Json::Bool(true),
+                "false" => Json::Bool(false),
+                other => Json::String(other.to_string()),
+            },
+            TermType::Binary => Json::String(key(term)?),
+            TermType::Integer => match term.decode::<i64>() {
+                Ok(n) => Json::Number(n.into()),
+                Err(_) => {
+                    let big: num_bigint::BigInt = term.decode().map_err(|_| "bad integer")?;
+                    Json::Number(big.to_string().parse::<JsonNumber>().map_err(|_| "bad integer")?)
+                }
+            },
+            TermType::Float => {
+                let f: f64 = term.decode().map_err(|_| "bad float")?;
+                Json::Number(JsonNumber::from_f64(f).ok_or("float is not finite")?)
             }
-        },
-        TermType::Float => {
-            let f: f64 = term.decode().map_err(|_| "bad float")?;
-            Json::Number(JsonNumber::from_f64(f).ok_or("float is not finite")?)
-        }
-        TermType::List => {
-            // Cell by cell: rustler's list decoding panics on an improper
-            // list instead of failing.
-            let mut items = Vec::new();
-            let mut tail = term;
-            while let Ok((head, rest)) = tail.list_get_cell() {
-                items.push(to_json(head, depth)?);
-                tail = rest;
+            TermType::List => {
+                // Cell by cell: rustler's list decoding panics on an improper
+                // list instead of failing.
+                let mut items = Vec::new();
+                let mut tail = term;
+                while let Ok((head, rest)) = tail.list_get_cell() {
+                    items.push(to_json(head, depth)?);
+                    tail = rest;
+                }
+                if !tail.is_empty_list() {
+                    return Err("term cannot be encoded as JSON");
+                }
+                Json::Array(items)
             }
-            if !tail.is_empty_list() {
-                return Err("term cannot be encoded as JSON");
+            TermType::Map => {
+                let mut map = Map::new();
+                for (k, v) in rustler::types::map::MapIterator::new(term).ok_or("bad map")? {
+                    map.insert(key(k)?, to_json(v, depth)?);
+                }
+                Json::Object(map)
             }
-            Json::Array(items)
-        }
-        TermType::Map => {
-            let mut map = Map::new();
-            for (k, v) in rustler::types::map::MapIterator::new(term).ok_or("bad map")? {
-                map.insert(key(k)?, to_json(v, depth)?);
-            }
-            Json::Object(map)
-        }
-        _ => return Err("term cannot be encoded as JSON"),
+            _ => return Err("term cannot be encoded as JSON"),
+        })
     })
 }

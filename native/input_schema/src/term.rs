@@ -342,7 +342,7 @@ fn number<'a>(env: Env<'a>, n: &Number) -> Term<'a> {
 
 /// A datum as the term it was read from.
 pub fn datum<'a>(env: Env<'a>, value: &Datum) -> Term<'a> {
-    match value {
+    input_schema_core::stack::deep(|| match value {
         Datum::Nil => atom::nil().encode(env),
         Datum::Bool(b) => b.encode(env),
         Datum::Atom(name) => match Atom::from_str(env, name) {
@@ -361,7 +361,7 @@ pub fn datum<'a>(env: Env<'a>, value: &Datum) -> Term<'a> {
             let values: Vec<Term<'a>> = entries.iter().map(|(_, v)| datum(env, v)).collect();
             Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
         }
-    }
+    })
 }
 
 fn class_atom(class: Class) -> Atom {

@@ -12,5 +12,6 @@ pub mod error;
 pub mod json;
 pub mod pattern;
 pub mod schema;
+pub mod stack;
 pub mod validate;
 pub mod value;

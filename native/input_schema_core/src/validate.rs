@@ -373,7 +373,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
     #[inline(always)]
     fn check_id(self, id: NodeId, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        self.check(self.node(id, path)?, value, path, depth)
+        crate::stack::deep(|| self.check(self.node(id, path)?, value, path, depth))
     }
 
     /// The depth one frame further on the same value; past

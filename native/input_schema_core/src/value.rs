@@ -280,52 +280,56 @@ pub enum DatumError {
 impl Datum {
     /// Approximate heap bytes held, for cache accounting.
     pub fn approximate_bytes(&self) -> usize {
-        std::mem::size_of::<Datum>()
-            + match self {
-                Datum::Atom(name) => name.len(),
-                Datum::Binary(bytes) => bytes.len(),
-                Datum::List(items) => items.iter().map(Datum::approximate_bytes).sum(),
-                Datum::Map(entries) => entries.iter().map(|(k, v)| k.len() + v.approximate_bytes()).sum(),
-                _ => 0,
-            }
+        crate::stack::deep(|| {
+            std::mem::size_of::<Datum>()
+                + match self {
+                    Datum::Atom(name) => name.len(),
+                    Datum::Binary(bytes) => bytes.len(),
+                    Datum::List(items) => items.iter().map(Datum::approximate_bytes).sum(),
+                    Datum::Map(entries) => entries.iter().map(|(k, v)| k.len() + v.approximate_bytes()).sum(),
+                    _ => 0,
+                }
+        })
     }
 
     /// Reads a JSON value (enum choices, `const`): binaries, numbers, `true`,
     /// `false`, `nil`, proper lists and non-struct maps with binary keys.
     /// `depth_left` bounds recursion.
     pub fn from_json_value<'a, V: Value<'a>>(value: V, depth_left: usize) -> Result<Datum, DatumError> {
-        Ok(match value.shape() {
-            Shape::Nil => Datum::Nil,
-            Shape::Bool(b) => Datum::Bool(b),
-            Shape::Number(n) => Datum::Number(n),
-            Shape::Binary(bytes) => Datum::Binary(bytes.into()),
-            Shape::List => {
-                let depth_left = depth_left.checked_sub(1).ok_or(DatumError::TooDeep)?;
-                let Some(len) = value.list_len() else {
-                    return Err(DatumError::NotJson);
-                };
-                let mut items = Vec::with_capacity(len.min(1024));
-                for item in value.list_items() {
-                    items.push(Datum::from_json_value(item, depth_left)?);
-                }
-                Datum::List(items)
-            }
-            Shape::Map => {
-                let depth_left = depth_left.checked_sub(1).ok_or(DatumError::TooDeep)?;
-                if value.is_struct() {
-                    return Err(DatumError::NotJson);
-                }
-                let mut entries = Vec::with_capacity(value.map_len().min(1024));
-                for (key, item) in value.map_entries() {
-                    let Shape::Binary(key) = key.shape() else {
+        crate::stack::deep(|| {
+            Ok(match value.shape() {
+                Shape::Nil => Datum::Nil,
+                Shape::Bool(b) => Datum::Bool(b),
+                Shape::Number(n) => Datum::Number(n),
+                Shape::Binary(bytes) => Datum::Binary(bytes.into()),
+                Shape::List => {
+                    let depth_left = depth_left.checked_sub(1).ok_or(DatumError::TooDeep)?;
+                    let Some(len) = value.list_len() else {
                         return Err(DatumError::NotJson);
                     };
-                    entries.push((Box::from(key), Datum::from_json_value(item, depth_left)?));
+                    let mut items = Vec::with_capacity(len.min(1024));
+                    for item in value.list_items() {
+                        items.push(Datum::from_json_value(item, depth_left)?);
+                    }
+                    Datum::List(items)
                 }
-                entries.sort_by(|a: &(Box<[u8]>, Datum), b| a.0.cmp(&b.0));
-                Datum::Map(entries)
-            }
-            Shape::Atom | Shape::Other => return Err(DatumError::NotJson),
+                Shape::Map => {
+                    let depth_left = depth_left.checked_sub(1).ok_or(DatumError::TooDeep)?;
+                    if value.is_struct() {
+                        return Err(DatumError::NotJson);
+                    }
+                    let mut entries = Vec::with_capacity(value.map_len().min(1024));
+                    for (key, item) in value.map_entries() {
+                        let Shape::Binary(key) = key.shape() else {
+                            return Err(DatumError::NotJson);
+                        };
+                        entries.push((Box::from(key), Datum::from_json_value(item, depth_left)?));
+                    }
+                    entries.sort_by(|a: &(Box<[u8]>, Datum), b| a.0.cmp(&b.0));
+                    Datum::Map(entries)
+                }
+                Shape::Atom | Shape::Other => return Err(DatumError::NotJson),
+            })
         })
     }
 }
@@ -334,30 +338,32 @@ impl Datum {
 /// (`1 == 1.0`), lists element by element, maps by identical key sets and
 /// equal values, binaries byte for byte, `true`/`false`/`nil` only themselves.
 pub fn equals<'a, V: Value<'a>>(value: V, datum: &Datum) -> bool {
-    match (value.shape(), datum) {
-        (Shape::Nil, Datum::Nil) => true,
-        (Shape::Bool(a), Datum::Bool(b)) => a == *b,
-        (Shape::Number(a), Datum::Number(b)) => a.compare(b) == Ordering::Equal,
-        (Shape::Binary(a), Datum::Binary(b)) => a == &b[..],
-        (Shape::List, Datum::List(choices)) => {
-            // An improper list never equals a JSON list.
-            value.list_len() == Some(choices.len())
-                && value
-                    .list_items()
-                    .zip(choices.iter())
-                    .all(|(item, choice)| equals(item, choice))
+    crate::stack::deep(|| {
+        match (value.shape(), datum) {
+            (Shape::Nil, Datum::Nil) => true,
+            (Shape::Bool(a), Datum::Bool(b)) => a == *b,
+            (Shape::Number(a), Datum::Number(b)) => a.compare(b) == Ordering::Equal,
+            (Shape::Binary(a), Datum::Binary(b)) => a == &b[..],
+            (Shape::List, Datum::List(choices)) => {
+                // An improper list never equals a JSON list.
+                value.list_len() == Some(choices.len())
+                    && value
+                        .list_items()
+                        .zip(choices.iter())
+                        .all(|(item, choice)| equals(item, choice))
+            }
+            (Shape::Map, Datum::Map(choices)) => {
+                value.map_len() == choices.len()
+                    && value.map_entries().all(|(key, item)| match key.shape() {
+                        Shape::Binary(key) => choices
+                            .binary_search_by(|(name, _)| (**name).cmp(key))
+                            .ok()
+                            .and_then(|at| choices.get(at))
+                            .is_some_and(|(_, choice)| equals(item, choice)),
+                        _ => false,
+                    })
+            }
+            _ => false,
         }
-        (Shape::Map, Datum::Map(choices)) => {
-            value.map_len() == choices.len()
-                && value.map_entries().all(|(key, item)| match key.shape() {
-                    Shape::Binary(key) => choices
-                        .binary_search_by(|(name, _)| (**name).cmp(key))
-                        .ok()
-                        .and_then(|at| choices.get(at))
-                        .is_some_and(|(_, choice)| equals(item, choice)),
-                    _ => false,
-                })
-        }
-        _ => false,
-    }
+    })
 }

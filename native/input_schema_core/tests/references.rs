@@ -123,17 +123,15 @@ fn a_same_value_chain_past_the_frame_limit_stops_with_the_depth_error() {
 }
 
 /// The most frames the walk can stack, with the heaviest frames on the
-/// path (objects, compositions, references), fit the 320 KiB stack of a
-/// dirty CPU scheduler in the optimised build (a debug run gets four times
-/// the room): see also `deepest_input_fits_a_dirty_scheduler_stack`.
+/// path (objects, compositions, references), fit a 160 KiB thread, the
+/// smallest stack a scheduler can have: see also
+/// `deepest_input_fits_the_smallest_scheduler_stack`.
 #[test]
-fn the_deepest_reference_walk_fits_a_dirty_scheduler_stack() {
-    const DIRTY_CPU_STACK: usize = 40 * 1024 * 8;
-    let stack = if cfg!(debug_assertions) {
-        4 * DIRTY_CPU_STACK
-    } else {
-        DIRTY_CPU_STACK
-    };
+fn the_deepest_reference_walk_fits_the_smallest_scheduler_stack() {
+    // The smallest scheduler stack the VM allows (`+sss 20`, `+sssdcpu
+    // 20`: kilowords), in every build: steps that find less than
+    // `stack::RED_ZONE` left go on on a segment from the heap.
+    let stack = 20 * 1024 * 8;
     let handle = std::thread::Builder::new()
         .stack_size(stack)
         .spawn(|| {

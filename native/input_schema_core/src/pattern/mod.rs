@@ -352,61 +352,63 @@ impl Pattern {
     /// Checks and compiles pattern source, in the contract's order: size,
     /// then unsupported syntax, then validity, then automaton size.
     pub fn compile(source: &[u8]) -> Result<Pattern, PatternError> {
-        if source.len() > MAX_PATTERN_BYTES {
-            return Err(PatternError::TooLarge);
-        }
-        let source = std::str::from_utf8(source).map_err(|_| PatternError::Invalid)?;
-        let hir = parse::parse(source).map_err(|e| match e {
-            SyntaxError::Unsupported => PatternError::Unsupported,
-            SyntaxError::Invalid => PatternError::Invalid,
-            SyntaxError::TooDeep => PatternError::TooLarge,
-        })?;
-        let nfa = thompson::Compiler::new()
-            .configure(
-                thompson::Config::new()
-                    .nfa_size_limit(Some(NFA_SIZE_LIMIT))
-                    .which_captures(thompson::WhichCaptures::None)
-                    // Code points are the expression's own business (its
-                    // classes are UTF-8 sequences, and `parse` makes every
-                    // match end where a code point starts): in UTF-8 mode
-                    // the lazy search also dropped empty matches before a
-                    // multi-byte character, answering `^` with "no match".
-                    .utf8(false)
-                    .shrink(false),
-            )
-            .build_from_hir(&hir)
-            .map_err(|_| PatternError::TooLarge)?;
-        let mut build_units = (source.len() + nfa.memory_usage() / NFA_BYTES_PER_UNIT) as u64;
-        if nfa.states().len() <= DENSE_NFA_STATES {
-            let dense = dense::Builder::new()
-                .configure(
-                    dense::Config::new()
-                        .start_kind(StartKind::Unanchored)
-                        .dfa_size_limit(Some(DENSE_DFA_LIMIT))
-                        .determinize_size_limit(Some(DETERMINIZE_LIMIT)),
-                )
-                .build_from_nfa(&nfa);
-            if let Ok(dfa) = dense {
-                build_units += DENSE_FIXED_UNITS + (dfa.memory_usage() / DFA_BYTES_PER_UNIT) as u64;
-                return Ok(Pattern {
-                    engine: Engine::Dense(Box::new(DenseEngine::new(dfa))),
-                    build_units,
-                });
+        crate::stack::within(crate::stack::LIBRARY_RED_ZONE, || {
+            if source.len() > MAX_PATTERN_BYTES {
+                return Err(PatternError::TooLarge);
             }
-            build_units += FAILED_DENSE_UNITS;
-        }
-        let lazy = hybrid::dfa::Builder::new()
-            .configure(
-                hybrid::dfa::Config::new()
-                    .cache_capacity(LAZY_CACHE_BYTES)
-                    .minimum_cache_clear_count(Some(LAZY_CACHE_CLEARS))
-                    .minimum_bytes_per_state(Some(LAZY_MIN_BYTES_PER_STATE)),
-            )
-            .build_from_nfa(nfa)
-            .map_err(|_| PatternError::TooLarge)?;
-        Ok(Pattern {
-            engine: Engine::Lazy(Box::new(lazy)),
-            build_units,
+            let source = std::str::from_utf8(source).map_err(|_| PatternError::Invalid)?;
+            let hir = parse::parse(source).map_err(|e| match e {
+                SyntaxError::Unsupported => PatternError::Unsupported,
+                SyntaxError::Invalid => PatternError::Invalid,
+                SyntaxError::TooDeep => PatternError::TooLarge,
+            })?;
+            let nfa = thompson::Compiler::new()
+                .configure(
+                    thompson::Config::new()
+                        .nfa_size_limit(Some(NFA_SIZE_LIMIT))
+                        .which_captures(thompson::WhichCaptures::None)
+                        // Code points are the expression's own business (its
+                        // classes are UTF-8 sequences, and `parse` makes every
+                        // match end where a code point starts): in UTF-8 mode
+                        // the lazy search also dropped empty matches before a
+                        // multi-byte character, answering `^` with "no match".
+                        .utf8(false)
+                        .shrink(false),
+                )
+                .build_from_hir(&hir)
+                .map_err(|_| PatternError::TooLarge)?;
+            let mut build_units = (source.len() + nfa.memory_usage() / NFA_BYTES_PER_UNIT) as u64;
+            if nfa.states().len() <= DENSE_NFA_STATES {
+                let dense = dense::Builder::new()
+                    .configure(
+                        dense::Config::new()
+                            .start_kind(StartKind::Unanchored)
+                            .dfa_size_limit(Some(DENSE_DFA_LIMIT))
+                            .determinize_size_limit(Some(DETERMINIZE_LIMIT)),
+                    )
+                    .build_from_nfa(&nfa);
+                if let Ok(dfa) = dense {
+                    build_units += DENSE_FIXED_UNITS + (dfa.memory_usage() / DFA_BYTES_PER_UNIT) as u64;
+                    return Ok(Pattern {
+                        engine: Engine::Dense(Box::new(DenseEngine::new(dfa))),
+                        build_units,
+                    });
+                }
+                build_units += FAILED_DENSE_UNITS;
+            }
+            let lazy = hybrid::dfa::Builder::new()
+                .configure(
+                    hybrid::dfa::Config::new()
+                        .cache_capacity(LAZY_CACHE_BYTES)
+                        .minimum_cache_clear_count(Some(LAZY_CACHE_CLEARS))
+                        .minimum_bytes_per_state(Some(LAZY_MIN_BYTES_PER_STATE)),
+                )
+                .build_from_nfa(nfa)
+                .map_err(|_| PatternError::TooLarge)?;
+            Ok(Pattern {
+                engine: Engine::Lazy(Box::new(lazy)),
+                build_units,
+            })
         })
     }
 

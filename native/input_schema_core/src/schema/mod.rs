@@ -294,18 +294,20 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
 
     /// Writes the pointer: the parent's first, then this step.
     fn write_pointer(&self, out: &mut String) {
-        if let Some(parent) = self.parent {
-            parent.write_pointer(out);
-        }
-        match self.step {
-            Step::Root => {}
-            Step::Keyword(name) => push_token(out, name),
-            Step::Name(name) => push_token(out, &String::from_utf8_lossy(name)),
-            Step::Index(index) => {
-                out.push('/');
-                out.push_str(&index.to_string());
+        crate::stack::deep(|| {
+            if let Some(parent) = self.parent {
+                parent.write_pointer(out);
             }
-        }
+            match self.step {
+                Step::Root => {}
+                Step::Keyword(name) => push_token(out, name),
+                Step::Name(name) => push_token(out, &String::from_utf8_lossy(name)),
+                Step::Index(index) => {
+                    out.push('/');
+                    out.push_str(&index.to_string());
+                }
+            }
+        })
     }
 
     fn fail(&self, error: SchemaError<V>) -> Stop<V> {
@@ -607,14 +609,18 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
     Ok(slots)
 }
 
+/// Every subschema map is compiled here, the compiler's one recursive step
+/// (`stack::deep`).
 fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize, path: &SchemaPath<'_, V>) -> Compiled<NodeId, V> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(path.fail(SchemaError::SchemaTooDeep));
     }
-    path.spend(SUBSCHEMA_UNITS, BudgetReason::Work)?;
-    let slots = keyword_slots(schema, path)?;
-    let node = compile_slots(&slots, depth, path)?;
-    finish_node(&slots, node, path)
+    crate::stack::deep(|| {
+        path.spend(SUBSCHEMA_UNITS, BudgetReason::Work)?;
+        let slots = keyword_slots(schema, path)?;
+        let node = compile_slots(&slots, depth, path)?;
+        finish_node(&slots, node, path)
+    })
 }
 
 /// Adds a compiled node to the arena and notes its `$ref`, if any.

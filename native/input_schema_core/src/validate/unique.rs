@@ -25,45 +25,47 @@ pub(super) fn write_key<'a, V: Value<'a>>(
     depth_left: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), NoKey> {
-    match value.shape() {
-        Shape::Nil => out.push(b'n'),
-        Shape::Bool(true) => out.push(b't'),
-        Shape::Bool(false) => out.push(b'f'),
-        Shape::Atom => tagged(out, b'a', value.atom_name().unwrap_or_default().as_bytes()),
-        Shape::Number(n) => write_number(&n, out),
-        Shape::Binary(bytes) => tagged(out, b's', bytes),
-        Shape::List => {
-            let depth_left = depth_left.checked_sub(1).ok_or(NoKey::TooDeep)?;
-            let len = value.list_len().ok_or(NoKey::NotJson)?;
-            out.push(b'l');
-            out.extend_from_slice(&(len as u64).to_le_bytes());
-            for item in value.list_items() {
-                write_key(item, depth_left, out)?;
+    crate::stack::deep(|| {
+        match value.shape() {
+            Shape::Nil => out.push(b'n'),
+            Shape::Bool(true) => out.push(b't'),
+            Shape::Bool(false) => out.push(b'f'),
+            Shape::Atom => tagged(out, b'a', value.atom_name().unwrap_or_default().as_bytes()),
+            Shape::Number(n) => write_number(&n, out),
+            Shape::Binary(bytes) => tagged(out, b's', bytes),
+            Shape::List => {
+                let depth_left = depth_left.checked_sub(1).ok_or(NoKey::TooDeep)?;
+                let len = value.list_len().ok_or(NoKey::NotJson)?;
+                out.push(b'l');
+                out.extend_from_slice(&(len as u64).to_le_bytes());
+                for item in value.list_items() {
+                    write_key(item, depth_left, out)?;
+                }
             }
+            Shape::Map => {
+                let depth_left = depth_left.checked_sub(1).ok_or(NoKey::TooDeep)?;
+                if value.is_struct() {
+                    return Err(NoKey::NotJson);
+                }
+                // Entries in a canonical order: by the key's own bytes.
+                let mut entries = Vec::with_capacity(value.map_len());
+                for (key, item) in value.map_entries() {
+                    let mut entry = Vec::new();
+                    write_map_key(key, &mut entry)?;
+                    write_key(item, depth_left, &mut entry)?;
+                    entries.push(entry);
+                }
+                entries.sort_unstable();
+                out.push(b'm');
+                out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+                for entry in entries {
+                    out.extend_from_slice(&entry);
+                }
+            }
+            Shape::Other => return Err(NoKey::NotJson),
         }
-        Shape::Map => {
-            let depth_left = depth_left.checked_sub(1).ok_or(NoKey::TooDeep)?;
-            if value.is_struct() {
-                return Err(NoKey::NotJson);
-            }
-            // Entries in a canonical order: by the key's own bytes.
-            let mut entries = Vec::with_capacity(value.map_len());
-            for (key, item) in value.map_entries() {
-                let mut entry = Vec::new();
-                write_map_key(key, &mut entry)?;
-                write_key(item, depth_left, &mut entry)?;
-                entries.push(entry);
-            }
-            entries.sort_unstable();
-            out.push(b'm');
-            out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-            for entry in entries {
-                out.extend_from_slice(&entry);
-            }
-        }
-        Shape::Other => return Err(NoKey::NotJson),
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// A map key matches exactly (Erlang map keys are compared with `=:=`):
