@@ -438,6 +438,78 @@ fn map_order_probe<'a>(env: Env<'a>, probes: Term<'a>) -> Term<'a> {
     })
 }
 
+#[cfg(feature = "test-probes")]
+mod stack_atoms {
+    rustler::atoms! { compile, cached, validate, validate_all, decode_json, encode_json, drop }
+}
+
+/// Test builds only: runs one operation on this scheduler and answers
+/// `{result, bytes, available}`: the result term, how many bytes of this
+/// scheduler's own stack the call's deepest frame reached, and how many
+/// were free when it began (`input_schema_core::stack::probe`). `grow: false` keeps every step on
+/// this stack (the whole depth of the call; the caller makes sure it fits).
+/// Operations: `:compile` (schema), `:cached` (schema: through the cache,
+/// hashed, sized, filed, then found and compared), `:validate` and `:validate_all` (schema,
+/// arguments, with the result term built), `:decode_json` (text),
+/// `:encode_json` (term), `:drop` (schema: compiled first, then measured
+/// while it is dropped).
+#[cfg(feature = "test-probes")]
+#[rustler::nif]
+fn stack_use<'a>(env: Env<'a>, op: rustler::Atom, grow: bool, a: Term<'a>, b: Term<'a>) -> Term<'a> {
+    use input_schema_core::stack::probe;
+    let compiled = || schema::compile(BeamTerm(a)).map_err(|f| schema_failure(env, f.error));
+    guarded(env, || {
+        let (result, bytes, available) = if op == stack_atoms::compile() {
+            probe::measure(grow, || match compiled() {
+                Ok(_) => atom::ok().encode(env),
+                Err(error) => error,
+            })
+        } else if op == stack_atoms::cached() {
+            probe::measure(grow, || {
+                let first = schema_dirty(env, a).map(|_| ());
+                let again = schema_dirty(env, a).map(|_| ());
+                match (first, again) {
+                    (Ok(()), Ok(())) => atom::ok().encode(env),
+                    (Err(error), _) | (_, Err(error)) => error,
+                }
+            })
+        } else if op == stack_atoms::validate() || op == stack_atoms::validate_all() {
+            let all = op == stack_atoms::validate_all();
+            probe::measure(grow, || match compiled() {
+                Ok(schema) => {
+                    let budget = validate::walk_budget(&schema);
+                    check_arguments(env, &schema, b, all, &budget).unwrap_or_else(|| work_limit(env, all))
+                }
+                Err(error) => error,
+            })
+        } else if op == stack_atoms::decode_json() {
+            let text = rustler::Binary::from_term(a)
+                .map(|t| t.as_slice().to_vec())
+                .unwrap_or_default();
+            probe::measure(grow, || match decode::decode(env, &text) {
+                Ok(term) => term,
+                Err(_) => atom::error().encode(env),
+            })
+        } else if op == stack_atoms::encode_json() {
+            probe::measure(grow, || match encode::encode(a) {
+                Ok(text) => text.encode(env),
+                Err(_) => atom::error().encode(env),
+            })
+        } else if op == stack_atoms::drop() {
+            match compiled() {
+                Ok(schema) => probe::measure(grow, || {
+                    drop(schema);
+                    atom::ok().encode(env)
+                }),
+                Err(error) => (error, 0, 0),
+            }
+        } else {
+            (atom::error().encode(env), 0, 0)
+        };
+        (result, bytes, available).encode(env)
+    })
+}
+
 /// An empty NIF on the calling scheduler: the floor the benchmarks compare to.
 #[rustler::nif]
 fn noop() -> rustler::Atom {

@@ -82,4 +82,5 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def panic_probe, do: :erlang.nif_error(not_loaded())
   def list_length_within(_list, _limit), do: :erlang.nif_error(not_loaded())
   def map_order_probe(_probes), do: :erlang.nif_error(not_loaded())
+  def stack_use(_op, _grow, _a, _b), do: :erlang.nif_error(not_loaded())
 end
