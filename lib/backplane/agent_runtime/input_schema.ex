@@ -127,6 +127,19 @@ defmodule Backplane.AgentRuntime.InputSchema do
     end
   end
 
+  # The schema as a binary, when its flat size (every shared subterm
+  # counted each time, as term_to_binary writes it) is at most 16 MiB;
+  # past that the struct is usable only on the node that compiled it.
+  defp source(schema) do
+    fits =
+      case Native.source_fits(schema) do
+        :dirty -> DirtyGate.run(:compile, fn -> Native.source_fits_dirty(schema) end)
+        fits -> fits
+      end
+
+    if fits, do: :erlang.term_to_binary(schema, [:deterministic])
+  end
+
   defp decode_source(source) when is_binary(source) do
     {:ok, :erlang.binary_to_term(source)}
   rescue
@@ -230,8 +243,7 @@ defmodule Backplane.AgentRuntime.InputSchema do
   def compile(schema) do
     case compile_resource(schema) do
       {:ok, resource} ->
-        {:ok,
-         %Compiled{resource: resource, source: :erlang.term_to_binary(schema, [:deterministic])}}
+        {:ok, %Compiled{resource: resource, source: source(schema)}}
 
       {:error, _} = error ->
         error

@@ -40,6 +40,10 @@ pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
 /// real tool schemas (about 50 KB of JSON) go to the dirty half.
 pub const INLINE_TERM_BYTES: usize = 32 << 10;
 
+/// The largest schema, in bytes of its flat size (shared subterms counted
+/// each time they are met), whose `%Compiled{}` carries a source.
+pub const MAX_SOURCE_BYTES: usize = 16 << 20;
+
 /// The largest `properties` map whose names the inline half hashes.
 const INLINE_HASHED_NAMES: usize = 256;
 
@@ -151,7 +155,13 @@ const HASH_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 /// `max_names` property names.
 fn hash(schema: Term<'_>, max_names: usize) -> Option<u64> {
     let Ok(size) = schema.map_size() else {
-        return Some(schema.hash_internal(HASH_SALT));
+        // A binary is a compiled schema's source, hashed by its bytes. No
+        // other term compiles, and hashing one could read far more than its
+        // heap holds (the runtime's hash walks shared subterms each time).
+        return Some(match schema.get_type() {
+            TermType::Binary => schema.hash_internal(HASH_SALT),
+            _ => 0,
+        });
     };
     let mut hash = (size as u64).wrapping_mul(HASH_SALT);
     let properties = schema
@@ -301,9 +311,13 @@ pub fn find(schema: Term<'_>, caller: Caller) -> Found {
             None if entries.len() <= CROWDED_BUCKET => break entries.to_vec(),
             None => {}
         }
+        let max_bytes = guard.as_ref().map_or(DEFAULT_MAX_BYTES, |index| index.max_bytes);
         drop(guard);
-        if inline && term_bytes_within(schema, INLINE_TERM_BYTES).is_none() {
-            return Found::TooLarge;
+        // The whole-term hash reads the term as flat as a copy of it would
+        // be: only for a term the cache could hold at all.
+        let bound = if inline { INLINE_TERM_BYTES } else { max_bytes };
+        if term_bytes_within(schema, bound).is_none() {
+            return if inline { Found::TooLarge } else { Found::Skip };
         }
         full_hash_wanted = Some(full_hash(schema));
     };
@@ -324,12 +338,18 @@ pub fn find(schema: Term<'_>, caller: Caller) -> Found {
 /// [`INLINE_TERM_BYTES`] is not filed (`false`: the dirty half should file
 /// it) and a held lock skips filing.
 pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller: Caller) -> bool {
+    // A term is sized before it is hashed or copied, within what the cache
+    // may hold: a term whose subterms are shared many times is small on the
+    // heap but as large as its flat expansion once copied.
+    let max_bytes = read().as_ref().map_or(DEFAULT_MAX_BYTES, |index| index.max_bytes);
     let limit = match caller {
         Caller::Inline => INLINE_TERM_BYTES,
-        Caller::Dirty => usize::MAX,
+        Caller::Dirty => max_bytes,
     };
     let Some(term_bytes) = term_bytes_within(schema, limit) else {
-        return false;
+        // Inline: the dirty half files it, within the byte bound. Dirty:
+        // too large to keep, so it is not filed.
+        return caller == Caller::Dirty;
     };
     let bytes = term_bytes + compiled.approximate_bytes();
     // The copy and the hash of the whole term, before the lock.

@@ -8,9 +8,13 @@ use serde_json::{Map, Number as JsonNumber, Value as Json};
 /// Deepest term encoded; reports are shallow.
 const MAX_DEPTH: usize = 64;
 
+/// Most terms encoded: a term whose subterms are shared is small on the heap
+/// but as large as its flat expansion once written out.
+const MAX_TERMS: usize = 1_000_000;
+
 pub fn encode(term: Term<'_>) -> Result<String, &'static str> {
     input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
-        let value = to_json(term, MAX_DEPTH)?;
+        let value = to_json(term, MAX_DEPTH, &std::cell::Cell::new(0))?;
         serde_json::to_string_pretty(&value).map_err(|_| "term cannot be encoded as JSON")
     })
 }
@@ -26,9 +30,13 @@ fn key(term: Term<'_>) -> Result<String, &'static str> {
     }
 }
 
-fn to_json(term: Term<'_>, depth: usize) -> Result<Json, &'static str> {
+fn to_json(term: Term<'_>, depth: usize, terms: &std::cell::Cell<usize>) -> Result<Json, &'static str> {
     input_schema_core::stack::deep(|| {
         let depth = depth.checked_sub(1).ok_or("term is nested too deep")?;
+        terms.set(terms.get() + 1);
+        if terms.get() > MAX_TERMS {
+            return Err("term is too large to encode");
+        }
         Ok(match term.get_type() {
             TermType::Atom => match term.atom_to_string().map_err(|_| "bad atom")?.as_str() {
                 "nil" => Json::Null,
@@ -54,7 +62,7 @@ fn to_json(term: Term<'_>, depth: usize) -> Result<Json, &'static str> {
                 let mut items = Vec::new();
                 let mut tail = term;
                 while let Ok((head, rest)) = tail.list_get_cell() {
-                    items.push(to_json(head, depth)?);
+                    items.push(to_json(head, depth, terms)?);
                     tail = rest;
                 }
                 if !tail.is_empty_list() {
@@ -65,7 +73,7 @@ fn to_json(term: Term<'_>, depth: usize) -> Result<Json, &'static str> {
             TermType::Map => {
                 let mut map = Map::new();
                 for (k, v) in rustler::types::map::MapIterator::new(term).ok_or("bad map")? {
-                    map.insert(key(k)?, to_json(v, depth)?);
+                    map.insert(key(k)?, to_json(v, depth, terms)?);
                 }
                 Json::Object(map)
             }

@@ -211,6 +211,25 @@ fn resource_tuple<'a>(env: Env<'a>, compiled: Arc<CompiledSchema>) -> Term<'a> {
     }
 }
 
+/// Whether a compiled schema's struct may carry `term` as its source: its
+/// flat size is at most [`cache::MAX_SOURCE_BYTES`]. Inline up to
+/// [`cache::INLINE_TERM_BYTES`]; past that `:dirty` hands it to
+/// `source_fits_dirty/1`.
+#[rustler::nif]
+fn source_fits<'a>(env: Env<'a>, term: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        match cache::term_bytes_within(term, cache::INLINE_TERM_BYTES) {
+            Some(_) => true.encode(env),
+            None => dirty(env),
+        }
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn source_fits_dirty(term: Term<'_>) -> bool {
+    cache::term_bytes_within(term, cache::MAX_SOURCE_BYTES).is_some()
+}
+
 /// The inline half of `compile/1`; `:dirty` hands it to `compile_dirty/1`.
 /// Compiled trees are immutable, so a resource may share the cache's.
 #[rustler::nif]

@@ -69,6 +69,8 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
     do: :erlang.nif_error(not_loaded())
 
   def compile_source_dirty(_schema, _source), do: :erlang.nif_error(not_loaded())
+  def source_fits(_term), do: :erlang.nif_error(not_loaded())
+  def source_fits_dirty(_term), do: :erlang.nif_error(not_loaded())
 
   def check_schema(_schema), do: :erlang.nif_error(not_loaded())
   def decode_json(_text), do: :erlang.nif_error(not_loaded())
