@@ -108,6 +108,10 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
     IO.inspect(Backplane.AgentRuntime.Gateway.call("read", %{"path" => "a.txt"}), label: "valid", width: :infinity)
     {:error, e} = Backplane.AgentRuntime.Gateway.call("read", %{"path" => 1})
     IO.inspect({e.class, e.message, e.details}, label: "invalid", width: :infinity)
+    # Compared as terms: from OTP 26 on, a small map with atom keys prints
+    # in the atom table's order, not alphabetically.
+    expected = {:validation, "tool argument has the wrong type", %{path: "$arguments.path", type: "string"}}
+    IO.puts("invalid as expected: #{{e.class, e.message, e.details} == expected}")
     """
 
     {output, status} =
@@ -121,8 +125,7 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
     assert output =~ "priv: #{rel}/lib/backplane_input_schema-"
     assert output =~ ~s(valid: {:ok, %{"path" => "a.txt"}})
 
-    assert output =~
-             ~s(invalid: {:validation, "tool argument has the wrong type", %{path: "$arguments.path", type: "string"}})
+    assert output =~ "invalid as expected: true"
   end
 
   test "(b) an umbrella whose runtime app depends on the library in_umbrella", %{base: base} do
