@@ -312,6 +312,9 @@ struct Walk<'c, V> {
 /// nothing more than it did before references.
 const HOP: usize = 1 << 8;
 
+/// The walk checks the stack every this many frames (`check_id`).
+const STACK_STRIDE: usize = 4;
+
 /// The argument levels of a walk's `depth`.
 #[inline(always)]
 fn levels(depth: usize) -> usize {
@@ -371,9 +374,25 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         Self::abort(ArgumentError::NoAnyOfMatch { path: path.render() })
     }
 
+    /// One frame of the walk. Every fourth frame checks the stack first
+    /// (`stack::deep`): a frame takes a few KiB at most, so the frames
+    /// between two checks stay far inside the red zone, and the shallow
+    /// walks of ordinary tool calls never pay for a check.
     #[inline(always)]
     fn check_id(self, id: NodeId, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        crate::stack::deep(|| self.check(self.node(id, path)?, value, path, depth))
+        let node = self.node(id, path)?;
+        if (levels(depth) + depth / HOP) % STACK_STRIDE == STACK_STRIDE - 1 {
+            return self.check_deep(node, value, path, depth);
+        }
+        self.check(node, value, path, depth)
+    }
+
+    /// `check` behind a stack check: out of line, so that the hot path
+    /// inlines `check` once.
+    #[cold]
+    #[inline(never)]
+    fn check_deep(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+        crate::stack::deep(|| self.check(node, value, path, depth))
     }
 
     /// The depth one frame further on the same value; past

@@ -337,8 +337,10 @@ impl Datum {
 /// Erlang `==` between an argument value and a JSON datum: numbers by value
 /// (`1 == 1.0`), lists element by element, maps by identical key sets and
 /// equal values, binaries byte for byte, `true`/`false`/`nil` only themselves.
+/// Each element of a list or a map is compared one step deeper
+/// (`stack::deep`); a scalar, the common case, costs no stack check.
 pub fn equals<'a, V: Value<'a>>(value: V, datum: &Datum) -> bool {
-    crate::stack::deep(|| {
+    {
         match (value.shape(), datum) {
             (Shape::Nil, Datum::Nil) => true,
             (Shape::Bool(a), Datum::Bool(b)) => a == *b,
@@ -350,7 +352,7 @@ pub fn equals<'a, V: Value<'a>>(value: V, datum: &Datum) -> bool {
                     && value
                         .list_items()
                         .zip(choices.iter())
-                        .all(|(item, choice)| equals(item, choice))
+                        .all(|(item, choice)| crate::stack::deep(|| equals(item, choice)))
             }
             (Shape::Map, Datum::Map(choices)) => {
                 value.map_len() == choices.len()
@@ -359,11 +361,11 @@ pub fn equals<'a, V: Value<'a>>(value: V, datum: &Datum) -> bool {
                             .binary_search_by(|(name, _)| (**name).cmp(key))
                             .ok()
                             .and_then(|at| choices.get(at))
-                            .is_some_and(|(_, choice)| equals(item, choice)),
+                            .is_some_and(|(_, choice)| crate::stack::deep(|| equals(item, choice))),
                         _ => false,
                     })
             }
             _ => false,
         }
-    })
+    }
 }

@@ -25,7 +25,7 @@ pub(super) fn write_key<'a, V: Value<'a>>(
     depth_left: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), NoKey> {
-    crate::stack::deep(|| {
+    {
         match value.shape() {
             Shape::Nil => out.push(b'n'),
             Shape::Bool(true) => out.push(b't'),
@@ -39,7 +39,7 @@ pub(super) fn write_key<'a, V: Value<'a>>(
                 out.push(b'l');
                 out.extend_from_slice(&(len as u64).to_le_bytes());
                 for item in value.list_items() {
-                    write_key(item, depth_left, out)?;
+                    crate::stack::deep(|| write_key(item, depth_left, out))?;
                 }
             }
             Shape::Map => {
@@ -52,7 +52,7 @@ pub(super) fn write_key<'a, V: Value<'a>>(
                 for (key, item) in value.map_entries() {
                     let mut entry = Vec::new();
                     write_map_key(key, &mut entry)?;
-                    write_key(item, depth_left, &mut entry)?;
+                    crate::stack::deep(|| write_key(item, depth_left, &mut entry))?;
                     entries.push(entry);
                 }
                 entries.sort_unstable();
@@ -65,7 +65,7 @@ pub(super) fn write_key<'a, V: Value<'a>>(
             Shape::Other => return Err(NoKey::NotJson),
         }
         Ok(())
-    })
+    }
 }
 
 /// A map key matches exactly (Erlang map keys are compared with `=:=`):
