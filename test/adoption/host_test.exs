@@ -111,7 +111,7 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
     # Compared as terms: from OTP 26 on, a small map with atom keys prints
     # in the atom table's order, not alphabetically.
     expected = {:validation, "tool argument has the wrong type", %{path: "$arguments.path", type: "string"}}
-    IO.puts("invalid as expected: #{{e.class, e.message, e.details} == expected}")
+    IO.puts("invalid as expected: " <> to_string({e.class, e.message, e.details} == expected))
     """
 
     {output, status} =
