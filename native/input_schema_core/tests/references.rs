@@ -373,3 +373,38 @@ fn a_property_name_is_checked_one_level_below_its_map() {
     let refused = validate(&chain(fits, "propertyNames"), JsonRef::from(&long)).unwrap_err();
     assert_eq!(refused.to_string(), "tool argument property name is not allowed");
 }
+
+/// Found by the fuzzer (`oracle_schemas`, scripts/fuzz): a small schema whose
+/// references multiply (`d0` names `d1` and `d3` several times over, and
+/// `d3`'s `items` comes back to `d0`) against a four-level instance. Each
+/// level of the instance meets the whole expansion again, so the walk's work
+/// grows as its power: the default work limit ends it, with the aborting
+/// work-limit error, never an acceptance; with room for the work, the
+/// verdict is `jsonschema`'s.
+#[test]
+fn a_small_instance_can_multiply_references_past_the_work_limit() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../../fixtures/fuzz/work_limit_schema.json")).unwrap();
+    let instance = json!({"a": [[null, [true, [null], null], null]]});
+    let ours = compiled(&schema);
+    let outcome = validate(&ours, JsonRef::from(&instance));
+    let error = outcome.err().unwrap();
+    assert!(error.is_aborting());
+    assert_eq!(
+        error.to_string(),
+        "tool argument validation exceeds the supported work"
+    );
+
+    let theirs = jsonschema::draft202012::new(&schema).unwrap();
+    let roomy = input_schema_core::validate::Budget::new(1 << 32);
+    let verdict = match input_schema_core::validate::validate_within(&ours, JsonRef::from(&instance), &roomy)
+    {
+        input_schema_core::validate::Outcome::Valid => true,
+        input_schema_core::validate::Outcome::Invalid(error) => {
+            assert!(!error.is_aborting(), "{error:?}");
+            false
+        }
+        input_schema_core::validate::Outcome::OverBudget => panic!("2^32 units did not suffice"),
+    };
+    assert_eq!(verdict, theirs.is_valid(&instance));
+}

@@ -601,9 +601,15 @@ pub fn section9_case(rng: &mut Rng, draft: Draft) -> (usize, usize) {
         let instance = section9_instance(rng);
         let expected = theirs.is_valid(&instance);
         let result = validate(&ours, JsonRef::from(&instance));
-        // A deep recursion may end at the walk's limits: never an
-        // acceptance, and never here with these small instances.
+        // References can multiply the walk's work past its limit even on a
+        // small instance (found by the fuzzer: each level of the instance
+        // meets the whole expansion again). That ends in the work-limit
+        // error, fail-closed and documented, never an acceptance; it is not
+        // compared. Any other aborting error is a failure here.
         if let Err(error) = &result {
+            if error.to_string() == "tool argument validation exceeds the supported work" {
+                continue;
+            }
             assert!(
                 !error.is_aborting(),
                 "{error:?}\nschema {schema}\ninstance {instance}"
