@@ -18,9 +18,10 @@
 //! filing) when a writer holds it. `docs/performance.md` ("The schema
 //! cache under many cores") has the analysis.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
 use rustler::env::{OwnedEnv, SavedTerm};
 use rustler::types::map::MapIterator;
@@ -50,7 +51,12 @@ const INLINE_HASHED_NAMES: usize = 256;
 /// A schema term copied out of the caller's heap.
 struct SavedSchema {
     env: OwnedEnv,
-    term: SavedTerm,
+    /// Keeps the copy's generation; `raw` is what comparisons read.
+    _term: SavedTerm,
+    /// The copy itself, valid for as long as `env`, which is never cleared.
+    /// (`SavedTerm::load` would upgrade a weak reference, a write to a count
+    /// every thread shares, on every comparison.)
+    raw: rustler::sys::ErlNifTerm,
 }
 
 // SAFETY: the environment is written once, when the term is saved, and
@@ -64,18 +70,27 @@ unsafe impl Sync for SavedSchema {}
 impl SavedSchema {
     fn new(term: Term<'_>) -> SavedSchema {
         let env = OwnedEnv::new();
-        let term = env.save(term);
-        SavedSchema { env, term }
+        let saved = env.save(term);
+        let raw = env.run(|env| saved.load(env).as_c_arg());
+        SavedSchema {
+            env,
+            _term: saved,
+            raw,
+        }
     }
 
     fn is(&self, term: Term<'_>) -> bool {
-        self.env.run(|env| self.term.load(env) == term)
+        // SAFETY: `raw` is a term of `self.env`, which lives as long as
+        // `self` and is never cleared.
+        self.env.run(|env| unsafe { Term::new(env, self.raw) } == term)
     }
 }
 
 struct Entry {
     id: u64,
     hash: u64,
+    /// What a thread's front compares before the term (`front_key`).
+    front_key: (usize, usize),
     /// The runtime's hash of the whole term, for crowded buckets.
     full_hash: u64,
     /// The term's flat size, in bytes.
@@ -100,6 +115,134 @@ struct Index {
 static INDEX: RwLock<Option<Index>> = RwLock::new(None);
 static HITS: AtomicU64 = AtomicU64::new(0);
 static MISSES: AtomicU64 = AtomicU64::new(0);
+
+// ---------------------------------------------------------------- fronts
+//
+// Each thread (a scheduler, normal or dirty) keeps its own few most recent
+// hits, its front, and looks there before the shared index. A hit found in
+// the front writes nothing another thread reads: no lock, no reference
+// count, a hit counter of the thread's own. It is exact all the same: the
+// term is compared with the entry's saved term, as in the index. Whenever
+// the index drops entries (eviction, clearing, a new policy) it bumps
+// `GENERATION`, and a front that sees a new generation empties itself
+// before its next lookup; until then an idle thread's front keeps its
+// entries alive (at most `FRONT_ENTRIES` of at most `INLINE_TERM_BYTES`
+// each, per thread).
+
+/// Most entries a thread's front holds.
+const FRONT_ENTRIES: usize = 16;
+
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+static ENABLED: AtomicBool = AtomicBool::new(true);
+/// Every thread's front hit counter, for `stats`; and their sum when the
+/// counters were last cleared.
+static FRONT_COUNTERS: Mutex<Vec<Arc<AtomicU64>>> = Mutex::new(Vec::new());
+static FRONT_HITS_CLEARED: AtomicU64 = AtomicU64::new(0);
+
+struct Front {
+    generation: u64,
+    /// Most recent last.
+    entries: Vec<Arc<Entry>>,
+    hits: Arc<AtomicU64>,
+}
+
+thread_local! {
+    static FRONT: RefCell<Option<Front>> = const { RefCell::new(None) };
+}
+
+/// What the front compares before a term: a map's size and its
+/// `properties` map's size, or a binary's length (a source).
+fn front_key(term: Term<'_>) -> Option<(usize, usize)> {
+    match term.map_size() {
+        Ok(size) => {
+            let properties = term
+                .map_get("properties")
+                .or_else(|_| term.map_get(atoms::properties()))
+                .ok()
+                .and_then(|p| p.map_size().ok())
+                .unwrap_or(0);
+            Some((size, properties))
+        }
+        Err(_) => match term.get_type() {
+            TermType::Binary => rustler::Binary::from_term(term)
+                .ok()
+                .map(|b| (usize::MAX, b.len())),
+            _ => None,
+        },
+    }
+}
+
+fn with_front<R>(body: impl FnOnce(&mut Front) -> R) -> Option<R> {
+    FRONT
+        .try_with(|front| {
+            let mut front = front.try_borrow_mut().ok()?;
+            let generation = GENERATION.load(Ordering::Acquire);
+            let front = front.get_or_insert_with(|| {
+                let hits = Arc::new(AtomicU64::new(0));
+                if let Ok(mut counters) = FRONT_COUNTERS.lock() {
+                    counters.push(Arc::clone(&hits));
+                }
+                Front {
+                    generation,
+                    entries: Vec::with_capacity(FRONT_ENTRIES),
+                    hits,
+                }
+            });
+            if front.generation != generation {
+                front.entries.clear();
+                front.generation = generation;
+            }
+            Some(body(front))
+        })
+        .ok()
+        .flatten()
+}
+
+/// Runs `body` on the compiled form of `schema` when this thread's front
+/// holds it; `None` otherwise (the caller goes to the index). Inline, only
+/// entries whose term the inline half may compare are looked at.
+pub fn front_hit<R>(schema: Term<'_>, caller: Caller, body: impl FnOnce(&CompiledSchema) -> R) -> Option<R> {
+    if !ENABLED.load(Ordering::Relaxed) {
+        return None;
+    }
+    let key = front_key(schema)?;
+    // `body` runs on the front's own reference: no reference count moves.
+    // (It never comes back to the cache; if it did, the front would be
+    // borrowed and the lookup would go to the index.)
+    with_front(|front| {
+        let entry = front.entries.iter().rev().find(|entry| {
+            entry.front_key == key
+                && (caller == Caller::Dirty || entry.term_bytes <= INLINE_TERM_BYTES)
+                && entry.saved.is(schema)
+        })?;
+        front
+            .hits
+            .store(front.hits.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        Some(body(&entry.schema))
+    })?
+}
+
+/// Keeps an entry the index just answered in this thread's front.
+fn remember(entry: &Arc<Entry>) {
+    with_front(|front| {
+        if front.entries.len() >= FRONT_ENTRIES {
+            front.entries.remove(0);
+        }
+        front.entries.push(Arc::clone(entry));
+    });
+}
+
+/// The index dropped entries: every front empties itself.
+fn new_generation() {
+    GENERATION.fetch_add(1, Ordering::AcqRel);
+}
+
+fn front_hits() -> u64 {
+    FRONT_COUNTERS
+        .lock()
+        .map(|counters| counters.iter().map(|c| c.load(Ordering::Relaxed)).sum())
+        .unwrap_or(0)
+}
 
 fn new_index() -> Index {
     Index {
@@ -328,6 +471,9 @@ pub fn find(schema: Term<'_>, caller: Caller) -> Found {
     match hit {
         Some(entry) => {
             HITS.fetch_add(1, Ordering::Relaxed);
+            if entry.term_bytes <= INLINE_TERM_BYTES {
+                remember(entry);
+            }
             Found::Hit(Arc::clone(&entry.schema))
         }
         None => Found::Miss(hash),
@@ -357,6 +503,7 @@ pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller
     let entry = Entry {
         id: 0,
         hash,
+        front_key: front_key(schema).unwrap_or((0, 0)),
         full_hash,
         term_bytes,
         saved: SavedSchema::new(schema),
@@ -425,6 +572,7 @@ impl Index {
 
     fn evict_oldest(&mut self) -> Option<Arc<Entry>> {
         let (hash, id) = self.order.pop_front()?;
+        new_generation();
         let bucket = self.by_hash.get_mut(&hash)?;
         let at = bucket.iter().position(|e| e.id == id)?;
         let entry = bucket.swap_remove(at);
@@ -437,6 +585,7 @@ impl Index {
     }
 
     fn take_all(&mut self) -> HashMap<u64, Vec<Arc<Entry>>> {
+        new_generation();
         self.order.clear();
         self.entries = 0;
         self.bytes = 0;
@@ -452,6 +601,8 @@ pub fn configure(enabled: bool, max_entries: usize, max_bytes: usize) {
         let mut guard = write();
         let index = guard.get_or_insert_with(new_index);
         index.enabled = enabled;
+        ENABLED.store(enabled, Ordering::Relaxed);
+        new_generation();
         index.max_entries = max_entries;
         index.max_bytes = max_bytes;
         if !enabled {
@@ -471,6 +622,7 @@ pub fn configure(enabled: bool, max_entries: usize, max_bytes: usize) {
 pub fn clear() {
     let dropped = write().as_mut().map(Index::take_all);
     HITS.store(0, Ordering::Relaxed);
+    FRONT_HITS_CLEARED.store(front_hits(), Ordering::Relaxed);
     MISSES.store(0, Ordering::Relaxed);
     drop(dropped);
 }
@@ -488,7 +640,8 @@ pub fn stats() -> (bool, usize, usize, usize, usize, u64, u64) {
         bytes,
         max_entries,
         max_bytes,
-        HITS.load(Ordering::Relaxed),
+        HITS.load(Ordering::Relaxed)
+            + front_hits().saturating_sub(FRONT_HITS_CLEARED.load(Ordering::Relaxed)),
         MISSES.load(Ordering::Relaxed),
     )
 }

@@ -195,6 +195,12 @@ fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors:
             return error;
         }
         let budget = Budget::new(INLINE_BUDGET);
+        // This thread's recent hits first: no shared write (`cache::front_hit`).
+        let check =
+            |compiled: &CompiledSchema| check_arguments(env, compiled, arguments, all_errors, &budget);
+        if let Some(result) = cache::front_hit(schema, Caller::Inline, check) {
+            return result.unwrap_or_else(|| dirty(env));
+        }
         let compiled = match schema_inline(env, schema, &budget) {
             Inline::Done(Ok(compiled)) => compiled,
             Inline::Done(Err(error)) => return error,
