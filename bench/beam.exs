@@ -9,36 +9,19 @@
 # part builds bench/host_probe with cargo and runs it with `taskset` and, when
 # allowed (root), `chrt` from util-linux.
 
+Code.require_file("support.exs", __DIR__)
+
 alias Backplane.AgentRuntime.InputSchema
 alias Backplane.AgentRuntime.InputSchema.{JSON, Native}
 
 defmodule Bench do
-  def loop(0, _fun), do: :ok
-
-  def loop(n, fun) do
-    fun.()
-    loop(n - 1, fun)
-  end
-
-  # {median, p99} per-call nanoseconds over `samples` batches of `batch` runs
-  # of `fun`, where each run makes `per_run` calls.
-  def measure(fun, batch, samples, per_run \\ 1) do
-    loop(max(div(batch, 4), 1), fun)
-
-    times =
-      for _ <- 1..samples do
-        start = System.monotonic_time(:nanosecond)
-        loop(batch, fun)
-        (System.monotonic_time(:nanosecond) - start) / (batch * per_run)
-      end
-      |> Enum.sort()
-
-    {percentile(times, 0.5), percentile(times, 0.99)}
-  end
+  defdelegate loop(n, fun), to: BenchSupport
+  defdelegate measure(fun, batch, samples, per_run \\ 1), to: BenchSupport
+  defdelegate percentile(sorted, q), to: BenchSupport
+  defdelegate read_json!(path), to: BenchSupport
+  defdelegate read_lines!(path), to: BenchSupport
 
   def fixed(x), do: :erlang.float_to_binary(x / 1, decimals: 2)
-
-  def percentile(sorted, q), do: Enum.at(sorted, round((length(sorted) - 1) * q))
 
   def human(ns) when ns >= 1_000_000, do: fixed(ns / 1_000_000) <> " ms"
 
@@ -49,21 +32,6 @@ defmodule Bench do
     IO.puts(
       "| #{name} | #{human(median)} | #{human(p99)} | #{:erlang.float_to_binary(median / floor, decimals: 1)} |"
     )
-  end
-
-  def read_json!(path) do
-    {:ok, value} = path |> File.read!() |> JSON.decode()
-    value
-  end
-
-  def read_lines!(path) do
-    path
-    |> File.read!()
-    |> String.split("\n", trim: true)
-    |> Enum.map(fn line ->
-      {:ok, value} = JSON.decode(line)
-      value
-    end)
   end
 
   # The wake-ups of a process on a normal scheduler that sets an absolute

@@ -10,33 +10,13 @@
 # compiled schema, minus the same round trip carrying a bare reference: the
 # cost of copying the struct into the other process and back.
 
+Code.require_file("support.exs", __DIR__)
+
 alias Backplane.AgentRuntime.InputSchema
-alias Backplane.AgentRuntime.InputSchema.JSON
 
 defmodule CompiledBench do
-  def loop(0, _fun), do: :ok
-
-  def loop(n, fun) do
-    fun.()
-    loop(n - 1, fun)
-  end
-
-  def measure(fun, batch, samples, per_run) do
-    loop(max(div(batch, 4), 1), fun)
-
-    for _ <- 1..samples do
-      start = System.monotonic_time(:nanosecond)
-      loop(batch, fun)
-      (System.monotonic_time(:nanosecond) - start) / (batch * per_run)
-    end
-    |> Enum.sort()
-  end
-
-  def pct(sorted, q), do: Enum.at(sorted, round((length(sorted) - 1) * q))
-
-  def row(name, times) do
-    IO.puts("| #{name} | #{round(pct(times, 0.5))} ns | #{round(pct(times, 0.99))} ns |")
-  end
+  def row(name, {median, p99}),
+    do: IO.puts("| #{name} | #{round(median)} ns | #{round(p99)} ns |")
 
   def echo do
     receive do
@@ -55,22 +35,11 @@ defmodule CompiledBench do
   end
 end
 
-read = fn path ->
-  {:ok, value} = path |> File.read!() |> JSON.decode()
-  value
-end
-
-tools = Map.new(read.("fixtures/coding_tools.json"), &{&1["name"], &1["inputSchema"]})
-
 calls =
-  "fixtures/coding_calls.jsonl"
-  |> File.read!()
-  |> String.split("\n", trim: true)
-  |> Enum.map(fn line ->
-    {:ok, %{"name" => name, "arguments" => arguments}} = JSON.decode(line)
-    {:ok, compiled} = InputSchema.compile(Map.fetch!(tools, name))
+  for {schema, arguments} <- BenchSupport.coding_calls() do
+    {:ok, compiled} = InputSchema.compile(schema)
     {compiled, arguments}
-  end)
+  end
 
 n = length(calls)
 each = fn fun -> fn -> Enum.each(calls, fun) end end
@@ -88,21 +57,19 @@ IO.puts(
 IO.puts("| per call | median | p99 |\n| --- | --- | --- |")
 
 bare =
-  CompiledBench.measure(each.(fn _ -> CompiledBench.round_trip(echo, reference) end), 200, 200, n)
+  BenchSupport.measure(each.(fn _ -> CompiledBench.round_trip(echo, reference) end), 200, 200, n)
 
 carried =
-  CompiledBench.measure(each.(fn {c, _} -> CompiledBench.round_trip(echo, c) end), 200, 200, n)
+  BenchSupport.measure(each.(fn {c, _} -> CompiledBench.round_trip(echo, c) end), 200, 200, n)
 
 CompiledBench.row("round trip with a bare reference", bare)
 CompiledBench.row("round trip with the %Compiled{}", carried)
 
-IO.puts(
-  "| send: the difference (median) | #{round(CompiledBench.pct(carried, 0.5) - CompiledBench.pct(bare, 0.5))} ns | |"
-)
+IO.puts("| send: the difference (median) | #{round(elem(carried, 0) - elem(bare, 0))} ns | |")
 
 CompiledBench.row(
   "validate(compiled, args)",
-  CompiledBench.measure(each.(fn {c, a} -> InputSchema.validate(c, a) end), 200, 200, n)
+  BenchSupport.measure(each.(fn {c, a} -> InputSchema.validate(c, a) end), 200, 200, n)
 )
 
 if Map.has_key?(elem(hd(calls), 0), :source) do
@@ -113,7 +80,7 @@ if Map.has_key?(elem(hd(calls), 0), :source) do
 
   CompiledBench.row(
     "validate(compiled, args), reference foreign to this node",
-    CompiledBench.measure(
+    BenchSupport.measure(
       fn -> Enum.each(foreign, fn {c, a} -> InputSchema.validate(c, a) end) end,
       200,
       200,

@@ -7,30 +7,14 @@
 # means), and the time per node, item or reference, which stays flat when
 # the work is linear (n log n for `uniqueItems`).
 
+Code.require_file("support.exs", __DIR__)
+
 alias Backplane.AgentRuntime.InputSchema
 alias Backplane.AgentRuntime.InputSchema.JSON
 
 defmodule RefBench do
-  def loop(0, _fun), do: :ok
-
-  def loop(n, fun) do
-    fun.()
-    loop(n - 1, fun)
-  end
-
-  def measure(fun, batch, samples) do
-    loop(max(div(batch, 4), 1), fun)
-
-    times =
-      for _ <- 1..samples do
-        start = System.monotonic_time(:nanosecond)
-        loop(batch, fun)
-        (System.monotonic_time(:nanosecond) - start) / batch
-      end
-      |> Enum.sort()
-
-    {Enum.at(times, div(length(times), 2)), Enum.at(times, round((length(times) - 1) * 0.99))}
-  end
+  defdelegate loop(n, fun), to: BenchSupport
+  def measure(fun, batch, samples), do: BenchSupport.measure(fun, batch, samples)
 
   def human(ns) when ns >= 1_000_000, do: fixed(ns / 1_000_000) <> " ms"
   def human(ns) when ns >= 1_000, do: fixed(ns / 1_000) <> " µs"

@@ -9,25 +9,11 @@
 # For comparison, two pure-BEAM loops on the same machine: `==` of each
 # schema with a copy of itself, and term_to_binary of each schema.
 
+Code.require_file("support.exs", __DIR__)
+
 alias Backplane.AgentRuntime.InputSchema
-alias Backplane.AgentRuntime.InputSchema.JSON
 
-read = fn path ->
-  {:ok, value} = path |> File.read!() |> JSON.decode()
-  value
-end
-
-tools = Map.new(read.("fixtures/coding_tools.json"), &{&1["name"], &1["inputSchema"]})
-
-calls =
-  "fixtures/coding_calls.jsonl"
-  |> File.read!()
-  |> String.split("\n", trim: true)
-  |> Enum.map(fn line ->
-    {:ok, %{"name" => name, "arguments" => arguments}} = JSON.decode(line)
-    {Map.fetch!(tools, name), arguments}
-  end)
-
+calls = BenchSupport.coding_calls()
 compiled = Enum.map(calls, fn {s, a} -> {elem(InputSchema.compile(s), 1), a} end)
 copies = Enum.map(calls, fn {s, _} -> {s, :erlang.binary_to_term(:erlang.term_to_binary(s))} end)
 InputSchema.configure_cache(enabled: true)

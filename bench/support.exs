@@ -1,0 +1,56 @@
+# What the benchmarks share: the timing loop, medians and percentiles of
+# batch means, and the fixtures' coding-tool calls. Each bench loads it with
+# `Code.require_file("support.exs", __DIR__)`. Public API only, so that a
+# bench and this file copied into an older checkout measure it too.
+
+defmodule BenchSupport do
+  alias Backplane.AgentRuntime.InputSchema.JSON
+
+  def loop(0, _fun), do: :ok
+
+  def loop(n, fun) do
+    fun.()
+    loop(n - 1, fun)
+  end
+
+  # {median, p99} per-call nanoseconds over `samples` batches of `batch` runs
+  # of `fun`, where each run makes `per_run` calls.
+  def measure(fun, batch, samples, per_run \\ 1) do
+    loop(max(div(batch, 4), 1), fun)
+
+    times =
+      for _ <- 1..samples do
+        start = System.monotonic_time(:nanosecond)
+        loop(batch, fun)
+        (System.monotonic_time(:nanosecond) - start) / (batch * per_run)
+      end
+      |> Enum.sort()
+
+    {percentile(times, 0.5), percentile(times, 0.99)}
+  end
+
+  def percentile(sorted, q), do: Enum.at(sorted, round((length(sorted) - 1) * q))
+
+  def read_json!(path) do
+    {:ok, value} = path |> File.read!() |> JSON.decode()
+    value
+  end
+
+  def read_lines!(path) do
+    path
+    |> File.read!()
+    |> String.split("\n", trim: true)
+    |> Enum.map(fn line ->
+      {:ok, value} = JSON.decode(line)
+      value
+    end)
+  end
+
+  # The recorded coding-tool calls, each as {schema, arguments}.
+  def coding_calls do
+    tools = Map.new(read_json!("fixtures/coding_tools.json"), &{&1["name"], &1["inputSchema"]})
+
+    for call <- read_lines!("fixtures/coding_calls.jsonl"),
+        do: {Map.fetch!(tools, call["name"]), call["arguments"]}
+  end
+end
