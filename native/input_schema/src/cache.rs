@@ -487,10 +487,11 @@ pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller
     // A term is sized before it is hashed or copied, within what the cache
     // may hold: a term whose subterms are shared many times is small on the
     // heap but as large as its flat expansion once copied.
-    let max_bytes = read().as_ref().map_or(DEFAULT_MAX_BYTES, |index| index.max_bytes);
+    // Inline, the bound is fixed: the calling scheduler never waits on the
+    // lock to read the policy's.
     let limit = match caller {
         Caller::Inline => INLINE_TERM_BYTES,
-        Caller::Dirty => max_bytes,
+        Caller::Dirty => read().as_ref().map_or(DEFAULT_MAX_BYTES, |index| index.max_bytes),
     };
     let Some(term_bytes) = term_bytes_within(schema, limit) else {
         // Inline: the dirty half files it, within the byte bound. Dirty:
