@@ -53,4 +53,25 @@ defmodule BenchSupport do
     for call <- read_lines!("fixtures/coding_calls.jsonl"),
         do: {Map.fetch!(tools, call["name"]), call["arguments"]}
   end
+
+  # The keywords of the second extension: the MCP sample leaves out the
+  # tools that use them (bench/references.exs measures those), so that it
+  # stays the same workload from one version to the next.
+  @section9 ~w($ref $defs definitions allOf prefixItems additionalItems uniqueItems propertyNames dependentRequired)
+
+  # The MCP sample: the recorded calls of the catalog's other tools, each
+  # as {schema, arguments}.
+  def mcp_calls do
+    tools =
+      read_json!("fixtures/mcp_catalog.json")["tools"]
+      |> Enum.reject(fn tool ->
+        {:ok, text} = JSON.encode(tool["inputSchema"])
+        Enum.any?(@section9, &String.contains?(text, ~s("#{&1}")))
+      end)
+      |> Map.new(&{&1["name"], &1["inputSchema"]})
+
+    for call <- read_lines!("fixtures/calls.jsonl"),
+        Map.has_key?(tools, call["name"]),
+        do: {tools[call["name"]], call["arguments"]}
+  end
 end
