@@ -249,12 +249,24 @@ impl<'a> Value<'a> for BeamTerm<'a> {
                     Kind::Atom
                 }
             }
-            TermType::Binary if Binary::from_term(term).is_ok() => Kind::Binary,
+            // A whole number of bytes; no need to find them yet.
+            TermType::Binary if term.is_binary() => Kind::Binary,
             TermType::Integer => Kind::Integer,
             TermType::Float => Kind::Float,
             TermType::List => Kind::List,
             TermType::Map => Kind::Map,
             _ => Kind::Other,
+        }
+    }
+
+    /// An integer that fits in 64 bits first: one call into the runtime.
+    fn number(self) -> Option<Number> {
+        if let Ok(n) = self.0.decode::<i64>() {
+            return Some(Number::Int(n));
+        }
+        match self.shape() {
+            Shape::Number(n) => Some(n),
+            _ => None,
         }
     }
 

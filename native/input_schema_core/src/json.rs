@@ -176,6 +176,10 @@ impl<'a> Value<'a> for JsonRef<'a> {
         false
     }
 
+    fn text_of(self, _bytes: &'a [u8]) -> Option<&'a str> {
+        self.text()
+    }
+
     fn text(self) -> Option<&'a str> {
         match self {
             JsonRef::Key(k) => Some(k),

@@ -472,7 +472,12 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
     #[inline(never)]
     fn check_map(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        if value.is_struct() {
+        // The one-pass walk refuses every key that is not a binary, and a
+        // struct has one (`__struct__`), so a struct never passes it: there
+        // the struct check is left to the ordered walk that follows.
+        let one_pass = matches!(self.mode, Mode::Optimistic | Mode::OptimisticBranch)
+            && node.object.as_ref().is_some_and(|rules| rules.one_pass.is_some());
+        if !one_pass && value.is_struct() {
             return Err(Self::abort(ArgumentError::Struct { path: path.render() }));
         }
         match &node.object {
@@ -665,10 +670,12 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// aborting failure when it is not UTF-8.
     #[inline]
     fn check_text(self, value: V, passes: u64, path: &Path<'_, V>) -> Result<&'a str, Failure<V>> {
-        let size = value.bytes().map_or(0, <[u8]>::len);
+        // The bytes are read once: finding them can be a call into the runtime.
+        let bytes = value.bytes();
+        let size = bytes.map_or(0, <[u8]>::len);
         self.budget.charge(passes * (size as u64 / 16))?;
-        value
-            .text()
+        bytes
+            .and_then(|bytes| value.text_of(bytes))
             .ok_or_else(|| Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }))
     }
 

@@ -120,6 +120,18 @@ pub trait Value<'a>: Copy + Debug + 'a {
         }
     }
 
+    /// The text of `bytes`, which are what `bytes()` gave for this value,
+    /// when they are valid UTF-8 (one read of the bytes, not two).
+    fn text_of(self, bytes: &'a [u8]) -> Option<&'a str> {
+        if bytes.is_ascii() {
+            // SAFETY: ASCII is UTF-8. Most arguments are ASCII, and this test
+            // is cheaper than the full decoder on short text.
+            Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+        } else {
+            std::str::from_utf8(bytes).ok()
+        }
+    }
+
     /// The name of an atom (including `nil`, `true`, `false`).
     fn atom_name(self) -> Option<String>;
 
