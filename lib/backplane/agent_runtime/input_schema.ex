@@ -76,7 +76,16 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
   @spec validate(schema() | Compiled.t() | nil, term(), [option()]) ::
           {:ok, term()} | {:error, Error.t()}
-  def validate(schema, arguments, opts \\ []) do
+  def validate(schema, arguments, opts \\ [])
+
+  # The call a runtime makes most, with no options to read.
+  def validate(%Compiled{resource: resource, source: source}, arguments, []) do
+    with :foreign <- validate_compiled(resource, source, arguments, false) do
+      validate_foreign(source, arguments, false)
+    end
+  end
+
+  def validate(schema, arguments, opts) do
     all_errors = Keyword.get(opts, :errors, :first) == :all
 
     # Each NIF pair is one call: the first half runs on this scheduler within
