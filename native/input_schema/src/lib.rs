@@ -79,9 +79,16 @@ extern "C" fn nif_init() -> *const ErlNifEntry {
     // they are linked directly, as on Linux), as `rustler::init!` does.
     unsafe { rustler::codegen_runtime::internal_write_symbols() };
     let entry = ENTRY.get_or_init(|| {
+        let hot = nif::HOT.iter().map(|&(name, arity, function)| ErlNifFunc {
+            name: name.as_ptr(),
+            arity,
+            function,
+            flags: 0,
+        });
         let functions: &'static [ErlNifFunc] = Box::leak(
             inventory::iter::<rustler::Nif>()
                 .map(rustler::Nif::get_def)
+                .chain(hot)
                 .collect::<Box<[_]>>(),
         );
         let mut entry = ErlNifEntry::new(MODULE, functions, load);

@@ -188,13 +188,8 @@ fn validate_schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 /// `:dirty` when a pattern must be compiled or the budget ran out; the caller
 /// then compiles on a dirty scheduler (`compile_dirty/1`) and validates there
 /// (`validate_compiled_dirty/3`).
-#[rustler::nif]
-fn validate<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
-    validate_inline(env, schema, arguments, all_errors)
-}
-
-/// The body of `validate/3`, out of line under a name of its own: what the
-/// BEAM-side speed guard counts (`scripts/speed_guard`).
+///
+/// Its entry is [`HOT`]'s, not rustler's.
 #[inline(never)]
 fn validate_inline<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
     guarded(env, || {
@@ -363,19 +358,8 @@ fn work_limit(env: Env<'_>, all_errors: bool) -> Term<'_> {
 
 /// The inline half of validating against a compiled schema; `:dirty` when
 /// the budget ran out.
-#[rustler::nif]
-fn validate_compiled<'a>(
-    env: Env<'a>,
-    compiled: Term<'a>,
-    source: Term<'a>,
-    arguments: Term<'a>,
-    all_errors: bool,
-) -> Term<'a> {
-    validate_compiled_inline(env, compiled, source, arguments, all_errors)
-}
-
-/// The body of `validate_compiled/4`, out of line under a name of its own:
-/// what the BEAM-side speed guard counts (`scripts/speed_guard`).
+///
+/// Its entry is [`HOT`]'s, not rustler's.
 #[inline(never)]
 fn validate_compiled_inline<'a>(
     env: Env<'a>,
@@ -611,4 +595,81 @@ fn decode_json<'a>(env: Env<'a>, text: Term<'a>) -> Term<'a> {
             Err(error) => error_tuple(env, json_error(env, &error)),
         }
     })
+}
+
+// ---------------------------------------------------------------- entries
+//
+// `validate/3` and `validate_compiled/4` are the calls a runtime makes on
+// every tool call. Their entries are written here rather than by
+// `#[rustler::nif]`, whose wrapper collects the arguments into a `Vec`: an
+// allocation and a free on every call, a tenth of a coding-tool call's
+// instructions. The bodies (`validate_inline`, `validate_compiled_inline`)
+// catch panics themselves; decoding the flag cannot panic.
+
+/// The hand-written entries, for the library's function table (`lib.rs`).
+pub const HOT: [(&std::ffi::CStr, u32, RawNif); 2] = [
+    (c"validate", 3, validate_entry),
+    (c"validate_compiled", 4, validate_compiled_entry),
+];
+
+type RawTerm = rustler::sys::ErlNifTerm;
+type RawEnv = rustler::sys::ErlNifEnv;
+type RawNif = unsafe extern "C" fn(*mut RawEnv, i32, *const RawTerm) -> RawTerm;
+
+/// Runs `body` on a call's arguments; `badarg` when it refuses them (only a
+/// caller other than the library's Elixir side could pass such).
+///
+/// # Safety
+/// `env`, `argc` and `argv` are what the runtime passed to a NIF.
+unsafe fn entry(
+    env: *mut RawEnv,
+    argc: i32,
+    argv: *const RawTerm,
+    body: for<'a> fn(Env<'a>, &[RawTerm]) -> Option<Term<'a>>,
+) -> RawTerm {
+    let lifetime = ();
+    // SAFETY: the runtime passes a valid environment for this call, and
+    // `argc` terms of it at `argv`.
+    let (env, args) = unsafe {
+        (
+            Env::new(&lifetime, env),
+            std::slice::from_raw_parts(argv, usize::try_from(argc).unwrap_or(0)),
+        )
+    };
+    match body(env, args) {
+        Some(term) => term.as_c_arg(),
+        // SAFETY: `env` is this call's.
+        None => unsafe { rustler::sys::enif_make_badarg(env.as_c_arg()) },
+    }
+}
+
+/// Exactly `N` arguments, as terms of `env`, the last a boolean.
+fn arguments<'a, const N: usize>(env: Env<'a>, args: &[RawTerm]) -> Option<([Term<'a>; N], bool)> {
+    let (last, rest) = args.split_last()?;
+    let rest: &[RawTerm; N] = rest.try_into().ok()?;
+    // SAFETY: the runtime's arguments are terms of this call's environment.
+    let term = |raw: RawTerm| unsafe { Term::new(env, raw) };
+    Some((rest.map(term), term(*last).decode::<bool>().ok()?))
+}
+
+unsafe extern "C" fn validate_entry(env: *mut RawEnv, argc: i32, argv: *const RawTerm) -> RawTerm {
+    // SAFETY: the runtime calls this as a NIF.
+    unsafe {
+        entry(env, argc, argv, |env, args| {
+            let ([schema, values], all_errors) = arguments(env, args)?;
+            Some(validate_inline(env, schema, values, all_errors))
+        })
+    }
+}
+
+unsafe extern "C" fn validate_compiled_entry(env: *mut RawEnv, argc: i32, argv: *const RawTerm) -> RawTerm {
+    // SAFETY: the runtime calls this as a NIF.
+    unsafe {
+        entry(env, argc, argv, |env, args| {
+            let ([compiled, source, values], all_errors) = arguments(env, args)?;
+            Some(validate_compiled_inline(
+                env, compiled, source, values, all_errors,
+            ))
+        })
+    }
 }
