@@ -24,6 +24,33 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
     assert Backplane.AgentRuntime.InputSchema.validate_schema(%{}) == :ok
   end
 
+  describe "the hand-written entries of validate/3 and validate_compiled/4" do
+    # Written without rustler's wrapper (nif.rs, "entries"): a flag that is
+    # not a boolean is refused with `badarg`, as rustler's decoding refuses
+    # it; only a caller other than the library's Elixir side can pass one.
+    test "answer as the public API does, and refuse a flag that is not a boolean" do
+      schema = %{"required" => ["q"]}
+
+      {:ok, %{resource: resource, source: source}} =
+        Backplane.AgentRuntime.InputSchema.compile(schema)
+
+      assert Native.validate(schema, %{"q" => 1}, false) == {:ok, %{"q" => 1}}
+      assert Native.validate_compiled(resource, source, %{"q" => 1}, true) == {:ok, %{"q" => 1}}
+
+      for flag <- [nil, :all, 1, "true"] do
+        assert_raise ArgumentError, fn -> Native.validate(schema, %{}, flag) end
+
+        assert_raise ArgumentError, fn ->
+          Native.validate_compiled(resource, source, %{}, flag)
+        end
+      end
+
+      # The library still answers.
+      assert {:error, %Error{message: "required tool argument is missing"}} =
+               Native.validate(schema, %{}, false)
+    end
+  end
+
   describe "the map order the NIF learns when it loads" do
     # `:maps.iterator/1` walks a map as the NIF's iterator does; whether
     # `Map.keys/1` lists that order or its reverse is what OTP releases
