@@ -78,12 +78,15 @@ defmodule Backplane.AgentRuntime.InputSchema do
           {:ok, term()} | {:error, Error.t()}
   def validate(schema, arguments, opts \\ [])
 
-  # The call a runtime makes most, with no options to read.
+  # The calls a runtime makes most, with no options to read.
   def validate(%Compiled{resource: resource, source: source}, arguments, []) do
     with :foreign <- validate_compiled(resource, source, arguments, false) do
       validate_foreign(source, arguments, false)
     end
   end
+
+  def validate(schema, arguments, []) when not is_struct(schema, Compiled),
+    do: validate_map(schema, arguments, false)
 
   def validate(schema, arguments, opts) do
     all_errors = Keyword.get(opts, :errors, :first) == :all
@@ -105,10 +108,14 @@ defmodule Backplane.AgentRuntime.InputSchema do
         end
 
       schema ->
-        with :dirty <- Native.validate(schema, arguments, all_errors),
-             {:ok, resource} <- compile_resource(schema) do
-          validate_compiled(resource, nil, arguments, all_errors)
-        end
+        validate_map(schema, arguments, all_errors)
+    end
+  end
+
+  defp validate_map(schema, arguments, all_errors) do
+    with :dirty <- Native.validate(schema, arguments, all_errors),
+         {:ok, resource} <- compile_resource(schema) do
+      validate_compiled(resource, nil, arguments, all_errors)
     end
   end
 
