@@ -10,10 +10,11 @@
 #   mix run bench/beam_instructions.exs [ROUNDS]
 #
 # The calls run in a process whose heap is large enough that it never
-# collects garbage: under valgrind, the JIT VM (OTP 27) crashes in some
-# garbage collections (seen in a script that makes no NIF call at all, and
-# never without valgrind), and without collections the counts are the
-# calls' own work, wherever a collection would have fallen.
+# collects garbage, so the counts are the calls' own work wherever a
+# collection would have fallen. (Under valgrind the JIT VM of OTP 27 crashes
+# in some collections, in any process, also in a script that makes no NIF
+# call and never without valgrind; scripts/speed_guard starts every process
+# with a large heap, +hms, for that.)
 
 Code.require_file("support.exs", __DIR__)
 
