@@ -10,7 +10,6 @@
 Code.require_file("support.exs", __DIR__)
 
 alias Backplane.AgentRuntime.InputSchema
-alias Backplane.AgentRuntime.InputSchema.JSON
 
 defmodule RefBench do
   defdelegate loop(n, fun), to: BenchSupport
@@ -61,17 +60,9 @@ defmodule RefBench do
   end
 end
 
-{:ok, catalog} = File.read!("fixtures/mcp_catalog.json") |> JSON.decode()
+catalog = BenchSupport.read_json!("fixtures/mcp_catalog.json")
 tools = Map.new(catalog["tools"], &{&1["name"], &1["inputSchema"]})
-
-calls =
-  "fixtures/calls.jsonl"
-  |> File.read!()
-  |> String.split("\n", trim: true)
-  |> Enum.map(fn line ->
-    {:ok, call} = JSON.decode(line)
-    call
-  end)
+calls = BenchSupport.read_lines!("fixtures/calls.jsonl")
 
 IO.puts(
   "OTP #{System.otp_release()}, Elixir #{System.version()}, #{System.schedulers_online()} schedulers\n"
