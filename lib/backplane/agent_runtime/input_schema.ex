@@ -50,8 +50,15 @@ defmodule Backplane.AgentRuntime.InputSchema do
     * `errors: :all` walks on after failures and returns the first failure
       with `details.errors` listing every failure (each
       `%{class: _, message: _, details: _}`), in document order, at most 64.
+
+  Anything else raises `ArgumentError` (see `validate/3`): options that are
+  not a keyword list, an unknown key, a key given twice, or another value.
   """
   @type option :: {:errors, :first | :all}
+
+  # What validate/3 accepts, the first value of each being the default
+  # (`Settings.options/3`).
+  @validate_options [errors: [:first, :all]]
 
   @doc """
   Validates `arguments` against `schema` (a schema map or a compiled schema)
@@ -73,6 +80,15 @@ defmodule Backplane.AgentRuntime.InputSchema do
       "required tool argument is missing"
       iex> Enum.map(error.details.errors, & &1.details)
       [%{path: "$arguments", property: "q"}, %{path: "$arguments.n", type: "integer"}]
+
+  Whatever the schema and arguments, it returns a result. Options are the
+  caller's own code, so wrong ones raise an `ArgumentError` that names the
+  problem, before the schema or arguments are looked at: options that are
+  not a keyword list, an unknown key, a key given twice, or a value the key
+  does not take (docs/behaviour.md, section 1.1):
+
+      iex> Backplane.AgentRuntime.InputSchema.validate(%{}, %{}, errors: "all")
+      ** (ArgumentError) invalid value for :errors: expected :first or :all, got "all"
   """
   @spec validate(schema() | Compiled.t() | nil, term(), [option()]) ::
           {:ok, term()} | {:error, Error.t()}
@@ -89,7 +105,11 @@ defmodule Backplane.AgentRuntime.InputSchema do
     do: validate_map(schema, arguments, false)
 
   def validate(schema, arguments, opts) do
-    all_errors = Keyword.get(opts, :errors, :first) == :all
+    all_errors =
+      case Settings.options(opts, "validate/3", @validate_options) do
+        {:ok, %{errors: errors}} -> errors == :all
+        {:error, message} -> raise ArgumentError, message
+      end
 
     # Each NIF pair is one call: the first half runs on this scheduler within
     # a fixed work budget and answers `:dirty` when the call needs more (a

@@ -1,9 +1,10 @@
 defmodule Backplane.AgentRuntime.InputSchema.Settings do
   @moduledoc false
   # Every setting of the library, checked in one place: the application
-  # environment when the application starts, and `configure_cache/1` at run
-  # time. A wrong setting is named, with what it accepts and what was
-  # given; unknown settings are refused (docs/configuration.md).
+  # environment when the application starts, `configure_cache/1` at run
+  # time, and the options of the public functions (`options/3`). A wrong
+  # setting is named, with what it accepts and what was given; unknown
+  # settings are refused (docs/configuration.md, docs/behaviour.md 1.1).
 
   @max_usize 18_446_744_073_709_551_615
 
@@ -48,6 +49,81 @@ defmodule Backplane.AgentRuntime.InputSchema.Settings do
       {:ok, cache} -> {:ok, cache}
       {:error, message} -> {:error, "invalid :cache setting: " <> message}
     end
+  end
+
+  @doc """
+  The options of a public function, checked against `spec`: for each key
+  it takes, the values it accepts, the first being the default (`[errors:
+  [:first, :all]]`). `function` names the function in messages
+  (`"validate/3"`).
+
+  Returns `{:ok, map}` with every key of `spec`, given or defaulted
+  (`%{errors: :all}`), or `{:error, message}` for options that are not a
+  keyword list, an unknown key, a key given twice, or a value the key does
+  not accept, in that order of precedence. Values are compared exactly
+  (`=:=`).
+  """
+  @spec options(term(), String.t(), [{atom(), [term(), ...]}, ...]) ::
+          {:ok, %{optional(atom()) => term()}} | {:error, String.t()}
+  def options(opts, function, spec) do
+    # One pass over the list for valid options; the messages (and which
+    # problem is named when there are several) come from the checks below,
+    # run only once the pass has failed.
+    case take(opts, spec, %{}) do
+      {:ok, given} ->
+        {:ok, defaults(spec, given)}
+
+      :error ->
+        {:error, option_error(opts, function, spec)}
+    end
+  end
+
+  defp take([], _spec, given), do: {:ok, given}
+
+  defp take([{key, value} | rest], spec, given)
+       when is_atom(key) and not is_map_key(given, key) do
+    case List.keyfind(spec, key, 0) do
+      {_key, accepted} ->
+        if :lists.member(value, accepted),
+          do: take(rest, spec, Map.put(given, key, value)),
+          else: :error
+
+      nil ->
+        :error
+    end
+  end
+
+  defp take(_opts, _spec, _given), do: :error
+
+  defp defaults([], given), do: given
+
+  defp defaults([{key, [default | _]} | spec], given),
+    do: defaults(spec, Map.put_new(given, key, default))
+
+  defp option_error(opts, function, spec) do
+    with :ok <- keyword(opts, "options of #{function}"),
+         :ok <- known(opts, Keyword.keys(spec), "option", " of #{function}") do
+      Enum.find_value(spec, fn {key, accepted} ->
+        case fetch(opts, key, nil, &one_of(&1, accepted)) do
+          {:ok, _value} -> nil
+          {:error, message} -> message
+        end
+      end)
+    else
+      {:error, message} -> message
+    end
+  end
+
+  defp one_of(value, accepted) do
+    if :lists.member(value, accepted), do: :ok, else: {:expected, alternatives(accepted)}
+  end
+
+  # `:a`, `:a or :b`, `:a, :b or :c`.
+  defp alternatives([only]), do: inspect(only)
+
+  defp alternatives(accepted) do
+    {init, [last]} = Enum.split(accepted, -1)
+    Enum.map_join(init, ", ", &inspect/1) <> " or " <> inspect(last)
   end
 
   defp keyword(opts, what) do
