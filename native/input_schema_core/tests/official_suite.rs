@@ -1,0 +1,379 @@
+//! The official JSON-Schema-Test-Suite against `standard::Validator`: every
+//! required test file of draft 4, 6, 7, 2019-09 and 2020-12 (the `.json`
+//! files directly in each dialect's directory), formats as annotations.
+//! The suite is the copy
+//! PyPI's jsonschema 4.23.0 carries, fetched, pinned by SHA-256 and
+//! extracted by `scripts/json_schema_suite`, which prints its `json`
+//! directory; `scripts/test` exports that as `JSON_SCHEMA_SUITE`. Every
+//! file under `json/remotes` is a resource at
+//! `http://localhost:1234/<relative path>`, as the suite's README asks.
+//!
+//! A case passes when `is_valid` answers the expected verdict and
+//! `validate` returns no output unit exactly when the instance is valid. A
+//! group whose schema does not compile fails every case, except the groups
+//! of `REFUSED_PATTERNS`: patterns that need backtracking, which the
+//! pattern engine refuses at compile time by design; there a compile error
+//! that names the pattern is the expected outcome.
+//!
+//! Without the suite the tests fail (the test command always provides it),
+//! unless `JSON_SCHEMA_SUITE_OPTIONAL=1`.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::fmt::Write as _;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+use input_schema_core::json::JsonRef;
+use input_schema_core::standard::{Dialect, FormatMode, Options, Validator};
+use serde_json::Value;
+
+/// Groups whose schema holds a pattern the engine refuses by design (it
+/// needs backtracking): `(file, group description)`, the file as a path
+/// relative to the dialect's directory (`"pattern.json"`,
+/// `"optional/format/regex.json"`), for every dialect that has it.
+const REFUSED_PATTERNS: &[(&str, &str)] = &[];
+
+/// The dialect directories of the suite, and the dialect each runs as.
+const DIALECTS: [(&str, Dialect); 5] = [
+    ("draft4", Dialect::Draft4),
+    ("draft6", Dialect::Draft6),
+    ("draft7", Dialect::Draft7),
+    ("draft2019-09", Dialect::Draft2019_09),
+    ("draft2020-12", Dialect::Draft2020_12),
+];
+
+/// Failing cases listed in full; the rest are counted.
+const MAX_LISTED: usize = 50;
+
+/// Where the resources of `json/remotes` are served from.
+const REMOTE_BASE: &str = "http://localhost:1234/";
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    groups: usize,
+    cases: usize,
+    passed: usize,
+    failed: usize,
+    refused: usize,
+}
+
+struct Failure {
+    dialect: &'static str,
+    file: String,
+    group: String,
+    case: String,
+    detail: String,
+}
+
+/// The suite's `json` directory, or `None` when it is missing and
+/// `JSON_SCHEMA_SUITE_OPTIONAL=1` allows that.
+fn suite_root() -> Option<PathBuf> {
+    let optional = std::env::var("JSON_SCHEMA_SUITE_OPTIONAL").is_ok_and(|v| v == "1");
+    let problem = match std::env::var_os("JSON_SCHEMA_SUITE") {
+        None => "JSON_SCHEMA_SUITE is not set".to_string(),
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            if dir.join("tests").is_dir() && dir.join("remotes").is_dir() {
+                return Some(dir);
+            }
+            format!(
+                "JSON_SCHEMA_SUITE={} has no tests/ and remotes/ directories",
+                dir.display()
+            )
+        }
+    };
+    let hint = "run scripts/json_schema_suite and export JSON_SCHEMA_SUITE=<the json directory it prints> \
+                (scripts/test does both)";
+    if optional {
+        eprintln!("official suite skipped (JSON_SCHEMA_SUITE_OPTIONAL=1): {problem}; {hint}");
+        return None;
+    }
+    panic!("the official JSON-Schema-Test-Suite is missing: {problem}; {hint}, or set JSON_SCHEMA_SUITE_OPTIONAL=1 to skip");
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()))
+}
+
+/// Every file under `dir`, recursively, sorted.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&current).unwrap_or_else(|e| panic!("listing {}: {e}", current.display()));
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The `.json` files directly in `dir`, sorted.
+fn json_files_in(dir: &Path) -> Vec<PathBuf> {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("listing {}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every file of `json/remotes` at `http://localhost:1234/<relative path>`.
+fn remotes(root: &Path) -> Vec<(String, Value)> {
+    let dir = root.join("remotes");
+    files_below(&dir)
+        .into_iter()
+        .map(|path| {
+            let relative = path.strip_prefix(&dir).unwrap();
+            let relative: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            (format!("{REMOTE_BASE}{}", relative.join("/")), read_json(&path))
+        })
+        .collect()
+}
+
+fn text(value: &Value, key: &str) -> String {
+    value.get(key).and_then(Value::as_str).unwrap_or("?").to_string()
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+/// One case: `None` when it passes, else what went wrong.
+fn check_case(validator: &Validator, instance: &Value, expected: bool) -> Option<String> {
+    let verdict = validator.is_valid(JsonRef::from(instance));
+    let units = validator.validate(JsonRef::from(instance));
+    let mut problems = Vec::new();
+    match verdict {
+        Ok(valid) if valid == expected => {}
+        Ok(valid) => problems.push(format!("is_valid = {valid}, expected {expected}")),
+        Err(limit) => problems.push(format!("is_valid stopped: {limit}")),
+    }
+    match units {
+        Ok(units) if units.is_empty() == expected => {}
+        Ok(units) if expected => problems.push(format!(
+            "validate returned {} unit(s) for a valid instance, first: {}",
+            units.len(),
+            units[0]
+        )),
+        Ok(_) => problems.push("validate returned no unit for an invalid instance".to_string()),
+        Err(limit) => problems.push(format!("validate stopped: {limit}")),
+    }
+    if problems.is_empty() {
+        None
+    } else {
+        Some(problems.join("; "))
+    }
+}
+
+/// Runs `files` (paths relative to `dir`) as `dialect` with `formats`.
+fn run_files(
+    dir_name: &'static str,
+    dir: &Path,
+    files: &[PathBuf],
+    dialect: Dialect,
+    formats: FormatMode,
+    resources: &[(String, Value)],
+    failures: &mut Vec<Failure>,
+) -> Tally {
+    let mut tally = Tally::default();
+    for path in files {
+        let file = path
+            .strip_prefix(dir)
+            .unwrap()
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
+        let groups = read_json(path);
+        for group in groups
+            .as_array()
+            .unwrap_or_else(|| panic!("{}: not an array", path.display()))
+        {
+            tally.groups += 1;
+            let group_name = text(group, "description");
+            let cases = group["tests"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{file}: {group_name}: no tests"));
+            let mut fail = |case: &Value, detail: String, tally: &mut Tally| {
+                tally.failed += 1;
+                failures.push(Failure {
+                    dialect: dir_name,
+                    file: file.clone(),
+                    group: group_name.clone(),
+                    case: text(case, "description"),
+                    detail,
+                });
+            };
+            let options = Options {
+                dialect,
+                resources: resources.to_vec(),
+                formats,
+            };
+            let compiled = catch_unwind(AssertUnwindSafe(|| {
+                Validator::compile(&group["schema"], &options)
+            }));
+            let validator = match compiled {
+                Ok(Ok(validator)) => validator,
+                Ok(Err(error)) => {
+                    let message = error.to_string();
+                    let allowed = REFUSED_PATTERNS.contains(&(file.as_str(), group_name.as_str()));
+                    for case in cases {
+                        tally.cases += 1;
+                        if allowed && message.contains("pattern") {
+                            tally.refused += 1;
+                        } else {
+                            fail(case, format!("compile error: {message}"), &mut tally);
+                        }
+                    }
+                    continue;
+                }
+                Err(payload) => {
+                    let message = panic_message(payload.as_ref());
+                    for case in cases {
+                        tally.cases += 1;
+                        fail(case, format!("compile panicked: {message}"), &mut tally);
+                    }
+                    continue;
+                }
+            };
+            for case in cases {
+                tally.cases += 1;
+                let expected = case["valid"]
+                    .as_bool()
+                    .unwrap_or_else(|| panic!("{file}: {group_name}: a case without a boolean `valid`"));
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    check_case(&validator, &case["data"], expected)
+                }));
+                match outcome {
+                    Ok(None) => tally.passed += 1,
+                    Ok(Some(detail)) => fail(case, detail, &mut tally),
+                    Err(payload) => fail(
+                        case,
+                        format!("panicked: {}", panic_message(payload.as_ref())),
+                        &mut tally,
+                    ),
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// Runs every dialect, printing the table and the failing cases; panics
+/// when any case failed.
+fn run_suite(title: &str, formats: FormatMode, files_of: impl Fn(&Path) -> Vec<PathBuf>) {
+    let Some(root) = suite_root() else {
+        return;
+    };
+    let resources = remotes(&root);
+    let mut failures = Vec::new();
+    let mut rows = Vec::new();
+    assert_eq!(
+        DIALECTS.map(|(_, d)| d),
+        Dialect::ALL,
+        "one suite directory per dialect"
+    );
+    for (dir_name, dialect) in DIALECTS {
+        let dir = root.join("tests").join(dir_name);
+        let files = files_of(&dir);
+        assert!(!files.is_empty(), "no test files in {}", dir.display());
+        let tally = run_files(
+            dir_name,
+            &dir,
+            &files,
+            dialect,
+            formats,
+            &resources,
+            &mut failures,
+        );
+        rows.push((dir_name, files.len(), tally));
+    }
+
+    let mut report = String::new();
+    writeln!(
+        report,
+        "\nofficial JSON-Schema-Test-Suite: {title} ({})",
+        root.display()
+    )
+    .unwrap();
+    writeln!(
+        report,
+        "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8}",
+        "dialect", "files", "groups", "cases", "passed", "failed", "refused"
+    )
+    .unwrap();
+    let mut total = Tally::default();
+    let mut total_files = 0;
+    for (dir_name, files, t) in &rows {
+        writeln!(
+            report,
+            "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8}",
+            dir_name, files, t.groups, t.cases, t.passed, t.failed, t.refused
+        )
+        .unwrap();
+        total_files += files;
+        total.groups += t.groups;
+        total.cases += t.cases;
+        total.passed += t.passed;
+        total.failed += t.failed;
+        total.refused += t.refused;
+    }
+    writeln!(
+        report,
+        "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8}",
+        "total", total_files, total.groups, total.cases, total.passed, total.failed, total.refused
+    )
+    .unwrap();
+    if !failures.is_empty() {
+        writeln!(report, "\nfailing cases ({}):", failures.len()).unwrap();
+        for f in failures.iter().take(MAX_LISTED) {
+            writeln!(
+                report,
+                "  {}/{} | {} | {}\n      {}",
+                f.dialect, f.file, f.group, f.case, f.detail
+            )
+            .unwrap();
+        }
+        if failures.len() > MAX_LISTED {
+            writeln!(report, "  ... and {} more", failures.len() - MAX_LISTED).unwrap();
+        }
+    }
+    println!("{report}");
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases of the official suite ({title}) failed; see the list above",
+        failures.len(),
+        total.cases
+    );
+}
+
+/// Every required test file of the five dialects, formats as annotations.
+#[test]
+fn required_tests_of_every_dialect() {
+    run_suite("required", FormatMode::Annotate, json_files_in);
+}

@@ -1,0 +1,233 @@
+defmodule Backplane.JSONSchema.OfficialSuiteTest do
+  # The official JSON-Schema-Test-Suite through the Elixir API: every
+  # required test file of draft 4, 6, 7, 2019-09 and 2020-12 (the .json
+  # files directly in each dialect's directory), formats as annotations. The
+  # suite is the copy PyPI's jsonschema 4.23.0 carries, fetched, pinned by
+  # SHA-256 and extracted into the clone by scripts/json_schema_suite
+  # (scripts/test runs it). The directory is JSON_SCHEMA_SUITE when set,
+  # else the fixed path the script extracts to, which the chroots see too
+  # (the clone is mounted at the same path there).
+  #
+  # Every file under json/remotes is a resource at
+  # http://localhost:1234/<relative path>. A case passes when valid?/2
+  # answers the expected verdict and validate/2 returns :ok exactly when the
+  # instance is valid. A group whose schema does not compile fails every
+  # case, except the groups of @refused_patterns (patterns that need
+  # backtracking, refused at compile time by design), where a compile error
+  # naming the pattern is the expected outcome. Keep that list the same as
+  # REFUSED_PATTERNS in native/input_schema_core/tests/official_suite.rs.
+  use ExUnit.Case, async: true
+
+  alias Backplane.AgentRuntime.InputSchema.JSON
+  alias Backplane.JSONSchema
+
+  @moduletag :official_suite
+  @moduletag timeout: 600_000
+
+  @version "4.23.0"
+  @fixed_path Path.expand("../../../_build/json_schema_suite/#{@version}/json", __DIR__)
+  @remote_base "http://localhost:1234/"
+  @max_listed 50
+
+  # {file relative to the dialect's directory, group description}
+  @refused_patterns []
+
+  @dialects [
+    {"draft4", :draft4},
+    {"draft6", :draft6},
+    {"draft7", :draft7},
+    {"draft2019-09", :draft2019_09},
+    {"draft2020-12", :draft2020_12}
+  ]
+
+  for {dir, dialect} <- @dialects do
+    test "#{dir}: every required test file" do
+      run(unquote(dir), unquote(dialect), :annotate, "")
+    end
+  end
+
+  defp run(dir_name, dialect, formats, subdir) do
+    root = suite_root!()
+    dialect_dir = Path.join([root, "tests", dir_name])
+    files = json_files(Path.join(dialect_dir, subdir))
+    assert files != [], "no test files in #{Path.join(dialect_dir, subdir)}"
+    resources = remotes(root)
+
+    initial = {%{groups: 0, cases: 0, passed: 0, failed: 0, refused: 0}, []}
+
+    {tally, failures} =
+      Enum.reduce(files, initial, fn path, acc ->
+        file = Path.relative_to(path, dialect_dir)
+        groups = decode_file!(path)
+        Enum.reduce(groups, acc, &run_group(&1, &2, file, dialect, formats, resources))
+      end)
+
+    failures = Enum.reverse(failures)
+
+    summary =
+      "#{dir_name} #{subdir_label(subdir)} (#{formats}): #{length(files)} files, " <>
+        "#{tally.groups} groups, #{tally.cases} cases, #{tally.passed} passed, " <>
+        "#{tally.failed} failed, #{tally.refused} refused"
+
+    if failures != [] do
+      listed =
+        failures
+        |> Enum.take(@max_listed)
+        |> Enum.map_join("\n", fn {file, group, case_name, detail} ->
+          "  #{dir_name}/#{file} | #{group} | #{case_name}\n      #{detail}"
+        end)
+
+      more =
+        if length(failures) > @max_listed,
+          do: "\n  ... and #{length(failures) - @max_listed} more",
+          else: ""
+
+      flunk(
+        "official JSON-Schema-Test-Suite (#{root})\n#{summary}\nfailing cases:\n#{listed}#{more}"
+      )
+    end
+
+    assert tally.passed + tally.refused == tally.cases, summary
+  end
+
+  defp subdir_label(""), do: "required"
+  defp subdir_label(subdir), do: subdir
+
+  defp run_group(group, {tally, failures}, file, dialect, formats, resources) do
+    description = Map.get(group, "description", "?")
+    cases = Map.fetch!(group, "tests")
+    tally = %{tally | groups: tally.groups + 1, cases: tally.cases + length(cases)}
+
+    fail = fn failures, case_, detail ->
+      [{file, description, Map.get(case_, "description", "?"), detail} | failures]
+    end
+
+    compiled =
+      try do
+        JSONSchema.compile(Map.fetch!(group, "schema"),
+          dialect: dialect,
+          resources: resources,
+          formats: formats
+        )
+      rescue
+        exception -> {:raised, Exception.format(:error, exception, __STACKTRACE__)}
+      catch
+        kind, reason -> {:raised, Exception.format(kind, reason, __STACKTRACE__)}
+      end
+
+    case compiled do
+      {:ok, schema} ->
+        Enum.reduce(cases, {tally, failures}, fn case_, {tally, failures} ->
+          case check_case(schema, Map.fetch!(case_, "data"), Map.fetch!(case_, "valid")) do
+            :ok ->
+              {%{tally | passed: tally.passed + 1}, failures}
+
+            {:fail, detail} ->
+              {%{tally | failed: tally.failed + 1}, fail.(failures, case_, detail)}
+          end
+        end)
+
+      {:error, error} ->
+        message = inspect(error, limit: 20, printable_limit: 300)
+
+        if Enum.member?(@refused_patterns, {file, description}) and
+             error_message(error) =~ "pattern" do
+          {%{tally | refused: tally.refused + length(cases)}, failures}
+        else
+          failures = Enum.reduce(cases, failures, &fail.(&2, &1, "compile error: #{message}"))
+
+          {%{tally | failed: tally.failed + length(cases)}, failures}
+        end
+
+      {:raised, text} ->
+        failures = Enum.reduce(cases, failures, &fail.(&2, &1, "compile raised: #{text}"))
+        {%{tally | failed: tally.failed + length(cases)}, failures}
+    end
+  end
+
+  # The error's words, as the Rust harness reads CompileError's Display.
+  defp error_message(%{message: message}) when is_binary(message), do: message
+  defp error_message(error), do: inspect(error)
+
+  defp check_case(schema, data, expected) do
+    verdict = JSONSchema.valid?(schema, data)
+    result = JSONSchema.validate(schema, data)
+
+    problems =
+      [
+        if(verdict != expected, do: "valid? = #{inspect(verdict)}, expected #{expected}"),
+        case {result, expected} do
+          {:ok, true} ->
+            nil
+
+          {{:error, errors}, false} when errors != [] ->
+            nil
+
+          {{:error, errors}, true} ->
+            "validate returned errors for a valid instance: #{inspect(errors, limit: 5, printable_limit: 300)}"
+
+          {other, _} ->
+            "validate returned #{inspect(other, limit: 5)}, expected #{if expected, do: ":ok", else: "{:error, errors}"}"
+        end
+      ]
+      |> Enum.reject(&is_nil/1)
+
+    if problems == [], do: :ok, else: {:fail, Enum.join(problems, "; ")}
+  rescue
+    exception -> {:fail, "raised: " <> Exception.format(:error, exception, __STACKTRACE__)}
+  catch
+    kind, reason -> {:fail, "#{kind}: #{inspect(reason)}"}
+  end
+
+  defp suite_root! do
+    from_env = System.get_env("JSON_SCHEMA_SUITE")
+
+    cond do
+      from_env not in [nil, ""] and suite_dir?(from_env) ->
+        from_env
+
+      suite_dir?(@fixed_path) ->
+        @fixed_path
+
+      true ->
+        flunk("""
+        the official JSON-Schema-Test-Suite is missing: \
+        JSON_SCHEMA_SUITE is #{inspect(from_env)} and #{@fixed_path} has no tests/ and remotes/. \
+        Run scripts/json_schema_suite (scripts/test runs it), which extracts it to #{@fixed_path}.\
+        """)
+    end
+  end
+
+  defp suite_dir?(dir),
+    do: File.dir?(Path.join(dir, "tests")) and File.dir?(Path.join(dir, "remotes"))
+
+  defp json_files(dir) do
+    case File.ls(dir) do
+      {:ok, names} ->
+        names
+        |> Enum.filter(&String.ends_with?(&1, ".json"))
+        |> Enum.map(&Path.join(dir, &1))
+        |> Enum.filter(&File.regular?/1)
+        |> Enum.sort()
+
+      {:error, reason} ->
+        flunk("cannot list #{dir}: #{:file.format_error(reason)}")
+    end
+  end
+
+  defp remotes(root) do
+    dir = Path.join(root, "remotes")
+
+    Path.join(dir, "**")
+    |> Path.wildcard(match_dot: true)
+    |> Enum.filter(&File.regular?/1)
+    |> Map.new(fn path -> {@remote_base <> Path.relative_to(path, dir), decode_file!(path)} end)
+  end
+
+  defp decode_file!(path) do
+    case JSON.decode(File.read!(path)) do
+      {:ok, term} -> term
+      {:error, error} -> flunk("#{path} is not JSON: #{inspect(error)}")
+    end
+  end
+end
