@@ -13,5 +13,6 @@ pub mod json;
 pub mod pattern;
 pub mod schema;
 pub mod stack;
+pub mod standard;
 pub mod validate;
 pub mod value;

@@ -3,7 +3,7 @@
 //! Paths and error details are built only when a check fails, and
 //! composition branches are asked "does it match?" without building errors.
 
-mod unique;
+pub(crate) mod unique;
 
 use std::cell::RefCell;
 use std::cmp::Ordering;

@@ -10,7 +10,7 @@ use crate::value::{Number, Shape, Value};
 
 /// Why an element has no key: the walk cannot decide, and refuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum NoKey {
+pub(crate) enum NoKey {
     /// A term that is not JSON (a tuple, a pid, an improper list, a map key
     /// that is neither a string, an atom nor a number).
     NotJson,
@@ -20,7 +20,7 @@ pub(super) enum NoKey {
 
 /// Appends the key of `value` to `out`. Every part is tagged and
 /// length-prefixed, so no key is a prefix of another.
-pub(super) fn write_key<'a, V: Value<'a>>(
+pub(crate) fn write_key<'a, V: Value<'a>>(
     value: V,
     depth_left: usize,
     out: &mut Vec<u8>,

@@ -1,0 +1,432 @@
+//! Source -> compiled graph. Every subschema becomes one node, compiled
+//! once per place (a document and a JSON Pointer), from a work queue rather
+//! than by recursion; a reference becomes an edge to the node at its target.
+//! The keyword table (`keywords::table`) decides what each key means.
+
+use std::collections::{HashMap, VecDeque};
+
+use serde_json::Value as Json;
+
+use super::dialect::Dialect;
+use super::keywords::{self, Body, Entry, Keyword, Node, NodeId, Resource};
+use super::output::MetaschemaFailure;
+use super::registry::{pointer_token, Place, Registry, Scope};
+use super::uri;
+use super::{CompileError, FormatMode, Limits, Options, Validator};
+use crate::budget::Budget;
+use crate::json::JsonRef;
+
+/// The base URI of a document that names none: relative references resolve
+/// against it, and locations under it are reported without a URI.
+pub(crate) const DEFAULT_BASE: &str = "json-schema:///";
+
+/// Units a subschema costs against the compile budget beyond its keywords.
+const SUBSCHEMA_UNITS: u64 = 20;
+/// Units per keyword.
+const KEYWORD_UNITS: u64 = 10;
+/// Units per reference resolved.
+const REF_UNITS: u64 = 60;
+
+/// The schema a keyword is compiled in.
+pub(crate) struct At<'c> {
+    pub place: &'c Place,
+    pub scope: &'c Scope,
+}
+
+impl At<'_> {
+    /// JSON Pointer to `key` in this schema.
+    pub fn pointer(&self, key: &str) -> String {
+        format!("{}/{}", self.place.pointer, pointer_token(key))
+    }
+
+    pub fn invalid(&self, key: &str, expected: &'static str) -> CompileError {
+        CompileError::InvalidKeyword {
+            pointer: self.pointer(key),
+            keyword: key.to_string(),
+            expected,
+        }
+    }
+}
+
+pub(crate) struct Compiler<'s> {
+    pub registry: Registry<'s>,
+    pub budget: &'s Budget,
+    pub formats: FormatMode,
+    nodes: Vec<Node>,
+    memo: HashMap<Place, NodeId>,
+    queue: VecDeque<(NodeId, Place, Scope)>,
+    resources: Vec<Resource>,
+    resource_ids: HashMap<String, u32>,
+    pub annotates: bool,
+    pub dynamic: bool,
+    pub bytes: usize,
+    /// Entries a keyword adds beside its own (draft 4-7 `dependencies`).
+    pub extra: Vec<Entry>,
+}
+
+/// Checks `schema` against the metaschema its `$schema` (or the options'
+/// dialect) names.
+pub(crate) fn check_metaschema(
+    schema: &Json,
+    options: &Options,
+    budget: &Budget,
+) -> Result<(), CompileError> {
+    let named = match schema {
+        Json::Object(map) => map.get("$schema").and_then(Json::as_str),
+        _ => None,
+    };
+    let dialect = named.map_or(Some(options.dialect), Dialect::from_uri);
+    let custom;
+    let (validator, metaschema_uri) = match dialect {
+        Some(dialect) => match super::metaschema(dialect) {
+            Some(v) => (v, dialect.uri().to_string()),
+            None => {
+                return Err(CompileError::UnknownMetaschema {
+                    uri: dialect.uri().to_string(),
+                })
+            }
+        },
+        None => {
+            let uri = named.unwrap_or_default();
+            let (bare, _) = uri::split_fragment(uri);
+            let Some((_, document)) = options
+                .resources
+                .iter()
+                .find(|(given, _)| uri::split_fragment(given).0 == bare)
+            else {
+                return Err(CompileError::UnknownMetaschema { uri: uri.to_string() });
+            };
+            let meta_options = Options {
+                dialect: options.dialect,
+                resources: options.resources.clone(),
+                formats: FormatMode::Annotate,
+            };
+            custom = compile(document, &meta_options, budget, Limits::default())?;
+            (&custom, uri.to_string())
+        }
+    };
+    let failures = validator
+        .validate_within(JsonRef::from(schema), budget)
+        .map_err(|_| CompileError::CompileBudget)?;
+    if failures.is_empty() {
+        return Ok(());
+    }
+    Err(CompileError::Metaschema {
+        metaschema: metaschema_uri,
+        failures: failures
+            .into_iter()
+            .map(|unit| MetaschemaFailure {
+                pointer: unit.instance_location,
+                keyword: unit.keyword,
+                message: unit.message,
+            })
+            .collect(),
+    })
+}
+
+/// Compiles a schema (already checked, or trusted) into a validator.
+pub(crate) fn compile(
+    schema: &Json,
+    options: &Options,
+    budget: &Budget,
+    limits: Limits,
+) -> Result<Validator, CompileError> {
+    let mut c = Compiler {
+        registry: Registry::new(limits),
+        budget,
+        formats: options.formats,
+        nodes: Vec::new(),
+        memo: HashMap::new(),
+        queue: VecDeque::new(),
+        resources: Vec::new(),
+        resource_ids: HashMap::new(),
+        annotates: false,
+        dynamic: false,
+        bytes: 0,
+        extra: Vec::new(),
+    };
+    c.registry.add_resources(&options.resources);
+    let doc = c
+        .registry
+        .add_document(schema, DEFAULT_BASE, options.dialect, budget)?;
+    let root_place = Place {
+        doc,
+        pointer: String::new(),
+    };
+    let root_scope = c.scope_at(&root_place, None);
+    let root = c.node_for(root_place, root_scope);
+    c.run()?;
+    let bytes = c.bytes + c.nodes.len() * std::mem::size_of::<Node>();
+    Ok(Validator {
+        nodes: c.nodes,
+        root,
+        resources: c.resources,
+        annotates: c.annotates,
+        dynamic: c.dynamic,
+        limits,
+        bytes,
+    })
+}
+
+impl<'s> Compiler<'s> {
+    /// The node compiled at `place`, queued for compilation when new.
+    pub fn node_for(&mut self, place: Place, scope: Scope) -> NodeId {
+        if let Some(&id) = self.memo.get(&place) {
+            return id;
+        }
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(Node {
+            body: Body::Accept,
+            resource: 0,
+            location: Box::from(""),
+            recursive_anchor: false,
+        });
+        self.memo.insert(place.clone(), id);
+        self.queue.push_back((id, place, scope));
+        id
+    }
+
+    /// The scope of the schema at `place`: as scanned, or (for a place the
+    /// scan did not reach, such as one inside an unknown keyword) derived
+    /// from its nearest scanned ancestor.
+    fn scope_at(&self, place: &Place, parent: Option<&Scope>) -> Scope {
+        if let Some(scope) = self.registry.scope(place) {
+            return scope.clone();
+        }
+        let mut ancestor = parent.cloned();
+        if ancestor.is_none() {
+            let mut pointer = place.pointer.as_str();
+            while let Some(at) = pointer.rfind('/') {
+                pointer = pointer.get(..at).unwrap_or("");
+                let up = Place {
+                    doc: place.doc,
+                    pointer: pointer.to_string(),
+                };
+                if let Some(scope) = self.registry.scope(&up) {
+                    ancestor = Some(scope.clone());
+                    break;
+                }
+            }
+        }
+        let mut scope = ancestor.unwrap_or_else(|| Scope {
+            base: DEFAULT_BASE.to_string(),
+            resource_pointer: String::new(),
+            dialect: Dialect::Draft2020_12,
+            vocabularies: super::Vocabularies::all(Dialect::Draft2020_12),
+        });
+        if let Some(Json::Object(map)) = self.registry.value(place) {
+            let ref_overrides = scope.dialect.ref_overrides_siblings() && map.contains_key("$ref");
+            if let (false, Some(id)) = (
+                ref_overrides,
+                map.get(scope.dialect.id_keyword()).and_then(Json::as_str),
+            ) {
+                if !id.starts_with('#') {
+                    let resolved = uri::resolve(&scope.base, id);
+                    scope.base = uri::split_fragment(&resolved).0.to_string();
+                    scope.resource_pointer = place.pointer.clone();
+                }
+            }
+        }
+        scope
+    }
+
+    /// The subschema under `key` of the schema `at`.
+    pub fn child(&mut self, at: &At<'_>, key: &str, _value: &Json) -> Result<NodeId, CompileError> {
+        let place = Place {
+            doc: at.place.doc,
+            pointer: at.pointer(key),
+        };
+        self.subschema(place, at.scope)
+    }
+
+    /// The `index`th subschema of the list under `key`.
+    pub fn child_at(&mut self, at: &At<'_>, key: &str, index: usize) -> Result<NodeId, CompileError> {
+        let place = Place {
+            doc: at.place.doc,
+            pointer: format!("{}/{index}", at.pointer(key)),
+        };
+        self.subschema(place, at.scope)
+    }
+
+    /// The subschema named `name` in the map under `key`.
+    pub fn child_named(&mut self, at: &At<'_>, key: &str, name: &str) -> Result<NodeId, CompileError> {
+        let place = Place {
+            doc: at.place.doc,
+            pointer: format!("{}/{}", at.pointer(key), pointer_token(name)),
+        };
+        self.subschema(place, at.scope)
+    }
+
+    fn subschema(&mut self, place: Place, parent: &Scope) -> Result<NodeId, CompileError> {
+        let scope = self.scope_at(&place, Some(parent));
+        Ok(self.node_for(place, scope))
+    }
+
+    /// The node a reference names, resolved against the schema's base URI.
+    pub fn reference(
+        &mut self,
+        at: &At<'_>,
+        key: &str,
+        reference: &str,
+    ) -> Result<(NodeId, Place), CompileError> {
+        self.budget
+            .charge(REF_UNITS)
+            .map_err(|_| CompileError::CompileBudget)?;
+        let target = uri::resolve(&at.scope.base, reference);
+        let unresolved = || CompileError::UnresolvedReference {
+            pointer: at.pointer(key),
+            uri: target.clone(),
+        };
+        let Some(place) = self.registry.lookup(&target, at.scope.dialect, self.budget)? else {
+            return Err(unresolved());
+        };
+        if self.registry.value(&place).is_none() {
+            return Err(unresolved());
+        }
+        let scope = self.scope_at(&place, None);
+        Ok((self.node_for(place.clone(), scope), place))
+    }
+
+    /// The resource a scope belongs to, registered on first sight with its
+    /// root and its dynamic anchors.
+    fn resource_of(&mut self, doc: usize, scope: &Scope) -> u32 {
+        if let Some(&id) = self.resource_ids.get(&scope.base) {
+            return id;
+        }
+        let id = self.resources.len() as u32;
+        self.resource_ids.insert(scope.base.clone(), id);
+        self.resources.push(Resource {
+            root: None,
+            dynamic_anchors: Box::new([]),
+        });
+        let root_place = self.registry.resource(&scope.base).cloned().unwrap_or(Place {
+            doc,
+            pointer: scope.resource_pointer.clone(),
+        });
+        let root_scope = self.scope_at(&root_place, None);
+        let root = self.node_for(root_place, root_scope);
+        let anchors: Vec<(String, Place)> = self.registry.dynamic_anchors(&scope.base).to_vec();
+        let mut dynamic_anchors = Vec::with_capacity(anchors.len());
+        for (name, place) in anchors {
+            let anchor_scope = self.scope_at(&place, None);
+            dynamic_anchors.push((Box::from(name.as_str()), self.node_for(place, anchor_scope)));
+        }
+        if let Some(resource) = self.resources.get_mut(id as usize) {
+            resource.root = Some(root);
+            resource.dynamic_anchors = dynamic_anchors.into_boxed_slice();
+        }
+        id
+    }
+
+    fn run(&mut self) -> Result<(), CompileError> {
+        while let Some((id, place, scope)) = self.queue.pop_front() {
+            self.budget
+                .charge(SUBSCHEMA_UNITS)
+                .map_err(|_| CompileError::CompileBudget)?;
+            let depth = place.pointer.matches('/').count();
+            if depth > self.registry.limits.max_schema_depth * 2 {
+                return Err(CompileError::TooDeep {
+                    pointer: place.pointer,
+                });
+            }
+            let node = self.compile_node(&place, &scope)?;
+            if let Some(slot) = self.nodes.get_mut(id as usize) {
+                *slot = node;
+            }
+        }
+        Ok(())
+    }
+
+    fn compile_node(&mut self, place: &Place, scope: &Scope) -> Result<Node, CompileError> {
+        let resource = self.resource_of(place.doc, scope);
+        let within = place.pointer.get(scope.resource_pointer.len()..).unwrap_or("");
+        let location: Box<str> = if scope.base == DEFAULT_BASE {
+            Box::from(format!("#{within}").as_str())
+        } else {
+            Box::from(format!("{}#{within}", scope.base).as_str())
+        };
+        self.bytes += location.len();
+        let value = self.registry.value(place);
+        let map = match value {
+            Some(Json::Bool(true)) => {
+                return Ok(Node {
+                    body: Body::Accept,
+                    resource,
+                    location,
+                    recursive_anchor: false,
+                })
+            }
+            Some(Json::Bool(false)) => {
+                return Ok(Node {
+                    body: Body::Reject,
+                    resource,
+                    location,
+                    recursive_anchor: false,
+                })
+            }
+            Some(Json::Object(map)) => map,
+            _ => {
+                return Err(CompileError::NotASchema {
+                    pointer: place.pointer.clone(),
+                })
+            }
+        };
+        let at = At { place, scope };
+        let mut entries: Vec<Entry> = Vec::with_capacity(map.len());
+        if scope.dialect.ref_overrides_siblings() && map.contains_key("$ref") {
+            if let Some(value) = map.get("$ref") {
+                self.budget
+                    .charge(KEYWORD_UNITS)
+                    .map_err(|_| CompileError::CompileBudget)?;
+                if let Some(entry) = keywords::table(self, &at, "$ref", value)? {
+                    entries.push(entry);
+                }
+            }
+        } else {
+            for (key, value) in map {
+                self.budget
+                    .charge(KEYWORD_UNITS)
+                    .map_err(|_| CompileError::CompileBudget)?;
+                if let Some(entry) = keywords::table(self, &at, key, value)? {
+                    entries.push(entry);
+                }
+                entries.append(&mut self.extra);
+            }
+        }
+        // `unevaluated*` read what every other keyword of the schema
+        // evaluated, so they come last; the rest keep the document's order.
+        entries.sort_by_key(|e| {
+            matches!(
+                e.keyword,
+                Keyword::UnevaluatedProperties(_) | Keyword::UnevaluatedItems(_)
+            )
+        });
+        if entries.iter().any(|e| {
+            matches!(
+                e.keyword,
+                Keyword::UnevaluatedProperties(_) | Keyword::UnevaluatedItems(_)
+            )
+        }) {
+            self.annotates = true;
+        }
+        if entries
+            .iter()
+            .any(|e| matches!(e.keyword, Keyword::DynamicRef { .. } | Keyword::RecursiveRef(_)))
+        {
+            self.dynamic = true;
+        }
+        self.bytes += entries.len() * std::mem::size_of::<Entry>();
+        let recursive_anchor = scope.dialect == Dialect::Draft2019_09
+            && map.get("$recursiveAnchor").and_then(Json::as_bool) == Some(true);
+        Ok(Node {
+            body: if entries.is_empty() {
+                Body::Accept
+            } else {
+                Body::Keywords(entries.into_boxed_slice())
+            },
+            resource,
+            location,
+            recursive_anchor,
+        })
+    }
+}

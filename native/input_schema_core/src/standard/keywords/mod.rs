@@ -1,0 +1,267 @@
+//! The keywords of standard JSON Schema, one family per file, each with the
+//! same shape: a `compile` that turns the keyword's value into a [`Keyword`],
+//! and the walk's check for it (an `impl Walk` block in the same file).
+//! [`table`] is the one place that says which keyword a dialect and its
+//! vocabularies know; adding a keyword is one arm there plus its file.
+
+pub(crate) mod applicators;
+pub(crate) mod arrays;
+pub(crate) mod numbers;
+pub(crate) mod objects;
+pub(crate) mod references;
+pub(crate) mod strings;
+pub(crate) mod types;
+pub(crate) mod unevaluated;
+
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+use super::compiler::{At, Compiler};
+use super::dialect::Dialect;
+use super::vocabulary::Vocabularies;
+use super::CompileError;
+use crate::pattern::Pattern;
+use crate::value::{Datum, Number};
+
+/// A node of the compiled graph: an index into `Validator::nodes`.
+pub type NodeId = u32;
+
+/// A compiled subschema.
+#[derive(Debug)]
+pub(crate) struct Node {
+    pub body: Body,
+    /// The schema resource the node belongs to (the dynamic scope's unit).
+    pub resource: u32,
+    /// The node's absolute location: its resource's URI and a JSON Pointer
+    /// fragment.
+    pub location: Box<str>,
+    /// 2019-09 `$recursiveAnchor: true`.
+    pub recursive_anchor: bool,
+}
+
+#[derive(Debug)]
+pub(crate) enum Body {
+    /// `true`, or an object with nothing to check.
+    Accept,
+    /// `false`.
+    Reject,
+    Keywords(Box<[Entry]>),
+}
+
+/// A keyword as compiled, with its name (the last step of its location).
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub name: &'static str,
+    pub keyword: Keyword,
+}
+
+/// A schema resource: the unit of the dynamic scope.
+#[derive(Debug)]
+pub(crate) struct Resource {
+    pub root: Option<NodeId>,
+    /// `$dynamicAnchor`s declared in the resource, by name.
+    pub dynamic_anchors: Box<[(Box<str>, NodeId)]>,
+}
+
+/// A property name and the names it requires.
+pub(crate) type Dependency = (Box<str>, Box<[Box<str>]>);
+
+/// JSON types as bits.
+pub(crate) mod type_bits {
+    pub const NULL: u8 = 1;
+    pub const BOOLEAN: u8 = 2;
+    pub const INTEGER: u8 = 4;
+    pub const NUMBER: u8 = 8;
+    pub const STRING: u8 = 16;
+    pub const ARRAY: u8 = 32;
+    pub const OBJECT: u8 = 64;
+}
+
+#[derive(Debug)]
+pub(crate) enum Keyword {
+    // Core: references.
+    Ref(NodeId),
+    DynamicRef {
+        fallback: NodeId,
+        anchor: Box<str>,
+    },
+    RecursiveRef(NodeId),
+    // Applicators in place.
+    AllOf(Box<[NodeId]>),
+    AnyOf(Box<[NodeId]>),
+    OneOf(Box<[NodeId]>),
+    Not(NodeId),
+    If {
+        condition: NodeId,
+        then: Option<NodeId>,
+        otherwise: Option<NodeId>,
+    },
+    DependentSchemas(Box<[(Box<str>, NodeId)]>),
+    // Applicators to children.
+    Properties(Box<[(Box<str>, NodeId)]>),
+    PatternProperties(Box<[(Arc<Pattern>, NodeId)]>),
+    AdditionalProperties {
+        schema: NodeId,
+        names: Box<[Box<str>]>,
+        patterns: Box<[Arc<Pattern>]>,
+    },
+    PropertyNames(NodeId),
+    PrefixItems(Box<[NodeId]>),
+    /// Every item from index `skip` on.
+    Items {
+        schema: NodeId,
+        skip: usize,
+    },
+    Contains {
+        schema: NodeId,
+        min: u64,
+        max: Option<u64>,
+        annotates: bool,
+    },
+    UnevaluatedProperties(NodeId),
+    UnevaluatedItems(NodeId),
+    // Validation.
+    Type(u8),
+    Enum(Box<[Datum]>),
+    Const(Datum),
+    MultipleOf(Number),
+    Minimum(Number),
+    Maximum(Number),
+    ExclusiveMinimum(Number),
+    ExclusiveMaximum(Number),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern {
+        pattern: Arc<Pattern>,
+        source: Box<str>,
+    },
+    MinItems(u64),
+    MaxItems(u64),
+    UniqueItems,
+    MinProperties(u64),
+    MaxProperties(u64),
+    Required(Box<[Box<str>]>),
+    DependentRequired(Box<[Dependency]>),
+}
+
+/// What a keyword compiles to: nothing (an annotation, or a keyword this
+/// dialect does not know), or one entry.
+pub(crate) type Compiled = Result<Option<Entry>, CompileError>;
+
+fn entry(name: &'static str, keyword: Keyword) -> Compiled {
+    Ok(Some(Entry { name, keyword }))
+}
+
+/// The keyword table: which keyword `key` is in the schema's dialect and
+/// vocabularies, compiled from its value.
+pub(crate) fn table(c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Compiled {
+    let d = at.scope.dialect;
+    let v = at.scope.vocabularies;
+    let applicator = v.has(Vocabularies::APPLICATOR);
+    let validation = v.has(Vocabularies::VALIDATION);
+    let since = |first: Dialect| d >= first;
+    let until = |last: Dialect| d <= last;
+    match key {
+        "$ref" => references::compile_ref(c, at, value),
+        "$dynamicRef" if since(Dialect::Draft2020_12) => references::compile_dynamic_ref(c, at, value),
+        "$recursiveRef" if d == Dialect::Draft2019_09 => references::compile_recursive_ref(c, at, value),
+
+        "allOf" if applicator => {
+            applicators::compile_list(c, at, key, value).and_then(|n| entry("allOf", Keyword::AllOf(n)))
+        }
+        "anyOf" if applicator => {
+            applicators::compile_list(c, at, key, value).and_then(|n| entry("anyOf", Keyword::AnyOf(n)))
+        }
+        "oneOf" if applicator => {
+            applicators::compile_list(c, at, key, value).and_then(|n| entry("oneOf", Keyword::OneOf(n)))
+        }
+        "not" if applicator => entry("not", Keyword::Not(c.child(at, "not", value)?)),
+        "if" if applicator && since(Dialect::Draft7) => applicators::compile_if(c, at, value),
+        "dependentSchemas" if applicator && since(Dialect::Draft2019_09) => {
+            objects::compile_dependent_schemas(c, at, value)
+        }
+        "dependencies" if until(Dialect::Draft7) => objects::compile_dependencies(c, at, value),
+
+        "properties" if applicator => objects::compile_properties(c, at, value),
+        "patternProperties" if applicator => objects::compile_pattern_properties(c, at, value),
+        "additionalProperties" if applicator => objects::compile_additional_properties(c, at, value),
+        "propertyNames" if applicator && since(Dialect::Draft6) => {
+            entry("propertyNames", Keyword::PropertyNames(c.child(at, key, value)?))
+        }
+        "prefixItems" if applicator && since(Dialect::Draft2020_12) => {
+            arrays::compile_prefix_items(c, at, value)
+        }
+        "items" if applicator => arrays::compile_items(c, at, value),
+        "additionalItems" if applicator && until(Dialect::Draft2019_09) => {
+            arrays::compile_additional_items(c, at, value)
+        }
+        "contains" if applicator && since(Dialect::Draft6) => arrays::compile_contains(c, at, value),
+        "unevaluatedProperties" if since(Dialect::Draft2019_09) && v.has(Vocabularies::UNEVALUATED) => entry(
+            "unevaluatedProperties",
+            Keyword::UnevaluatedProperties(c.child(at, key, value)?),
+        ),
+        "unevaluatedItems" if since(Dialect::Draft2019_09) && v.has(Vocabularies::UNEVALUATED) => entry(
+            "unevaluatedItems",
+            Keyword::UnevaluatedItems(c.child(at, key, value)?),
+        ),
+
+        "type" if validation => types::compile_type(c, at, value),
+        "enum" if validation => types::compile_enum(c, at, value),
+        "const" if validation && since(Dialect::Draft6) => types::compile_const(c, at, value),
+        "multipleOf" if validation => numbers::compile_multiple_of(c, at, value),
+        "minimum" if validation => numbers::compile_minimum(c, at, value),
+        "maximum" if validation => numbers::compile_maximum(c, at, value),
+        "exclusiveMinimum" if validation && since(Dialect::Draft6) => {
+            numbers::compile_exclusive(c, at, key, value)
+        }
+        "exclusiveMaximum" if validation && since(Dialect::Draft6) => {
+            numbers::compile_exclusive(c, at, key, value)
+        }
+        "minLength" | "maxLength" if validation => strings::compile_length(c, at, key, value),
+        "pattern" if validation => strings::compile_pattern(c, at, value),
+        "format" => strings::compile_format(c, at, value),
+        "minItems" | "maxItems" if validation => arrays::compile_count(c, at, key, value),
+        "uniqueItems" if validation => arrays::compile_unique_items(c, at, value),
+        "minProperties" | "maxProperties" if validation => objects::compile_count(c, at, key, value),
+        "required" if validation => objects::compile_required(c, at, value),
+        "dependentRequired" if validation && since(Dialect::Draft2019_09) => {
+            objects::compile_dependent_required(c, at, value)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A non-negative integer keyword value (`minLength`, `maxItems`, ...);
+/// `1.0` counts, as the specification allows from draft 6.
+pub(crate) fn count(at: &At<'_>, key: &str, value: &Json) -> Result<u64, CompileError> {
+    let malformed = || at.invalid(key, "a non-negative integer");
+    let Json::Number(n) = value else {
+        return Err(malformed());
+    };
+    if let Some(u) = n.as_u64() {
+        return Ok(u);
+    }
+    match crate::json::number(n) {
+        Some(Number::Float(f)) if f >= 0.0 && f.fract() == 0.0 => {
+            Ok(if f >= u64::MAX as f64 { u64::MAX } else { f as u64 })
+        }
+        Some(Number::Big(b)) if b.sign() != num_bigint::Sign::Minus => Ok(u64::MAX),
+        _ => Err(malformed()),
+    }
+}
+
+/// A list of distinct strings (`required`, `dependentRequired` values).
+pub(crate) fn names(at: &At<'_>, key: &str, value: &Json) -> Result<Box<[Box<str>]>, CompileError> {
+    let Json::Array(items) = value else {
+        return Err(at.invalid(key, "a list of strings"));
+    };
+    items
+        .iter()
+        .map(|item| {
+            item.as_str()
+                .map(Box::from)
+                .ok_or_else(|| at.invalid(key, "a list of strings"))
+        })
+        .collect()
+}

@@ -1,0 +1,184 @@
+//! `multipleOf`, `minimum`, `maximum`, `exclusiveMinimum` and
+//! `exclusiveMaximum` (a number from draft 6, a boolean beside
+//! `minimum`/`maximum` in draft 4). Comparisons are exact across integers
+//! of any size and floats; `multipleOf` is exact in decimal, as the numbers
+//! are written (`0.0075` is a multiple of `0.0001`).
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
+use serde_json::Value as Json;
+
+use super::{entry, Compiled, Keyword};
+use crate::standard::compiler::{At, Compiler};
+use crate::standard::dialect::Dialect;
+use crate::standard::walk::{At as Checked, Path, Step, Walk};
+use crate::standard::CompileError;
+use crate::value::{Number, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bound {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+}
+
+fn number(at: &At<'_>, key: &str, value: &Json) -> Result<Number, CompileError> {
+    match value {
+        Json::Number(n) => crate::json::number(n).ok_or_else(|| at.invalid(key, "a finite number")),
+        _ => Err(at.invalid(key, "a number")),
+    }
+}
+
+pub(crate) fn compile_multiple_of(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+    let n = number(at, "multipleOf", value)?;
+    if n.compare(&Number::Int(0)) != Ordering::Greater {
+        return Err(at.invalid("multipleOf", "a number above zero"));
+    }
+    entry("multipleOf", Keyword::MultipleOf(n))
+}
+
+/// Draft 4: `"exclusiveMinimum": true` makes `minimum` exclusive.
+fn draft4_exclusive(c: &Compiler<'_>, at: &At<'_>, flag: &str) -> Result<bool, CompileError> {
+    if at.scope.dialect != Dialect::Draft4 {
+        return Ok(false);
+    }
+    match c.registry.value(at.place).and_then(|schema| schema.get(flag)) {
+        None => Ok(false),
+        Some(Json::Bool(b)) => Ok(*b),
+        Some(_) => Err(at.invalid(flag, "a boolean")),
+    }
+}
+
+pub(crate) fn compile_minimum(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+    let n = number(at, "minimum", value)?;
+    if draft4_exclusive(c, at, "exclusiveMinimum")? {
+        return entry("minimum", Keyword::ExclusiveMinimum(n));
+    }
+    entry("minimum", Keyword::Minimum(n))
+}
+
+pub(crate) fn compile_maximum(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+    let n = number(at, "maximum", value)?;
+    if draft4_exclusive(c, at, "exclusiveMaximum")? {
+        return entry("maximum", Keyword::ExclusiveMaximum(n));
+    }
+    entry("maximum", Keyword::Maximum(n))
+}
+
+pub(crate) fn compile_exclusive(_c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Compiled {
+    let n = number(at, key, value)?;
+    if key == "exclusiveMinimum" {
+        entry("exclusiveMinimum", Keyword::ExclusiveMinimum(n))
+    } else {
+        entry("exclusiveMaximum", Keyword::ExclusiveMaximum(n))
+    }
+}
+
+/// An exact decimal: `digits * 10^exponent`.
+fn decimal(n: &Number) -> Option<(BigInt, i64)> {
+    match n {
+        Number::Int(i) => Some((BigInt::from(*i), 0)),
+        Number::Big(b) => Some((b.clone(), 0)),
+        Number::Float(f) => {
+            if !f.is_finite() {
+                return None;
+            }
+            // The shortest decimal that reads back as this float: what the
+            // JSON text said, for any number written with at most 17 digits.
+            let text = format!("{f:e}");
+            let (mantissa, exponent) = text.split_once('e')?;
+            let exponent: i64 = exponent.parse().ok()?;
+            let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+            let digits: BigInt = format!("{whole}{fraction}").parse().ok()?;
+            Some((digits, exponent - fraction.len() as i64))
+        }
+    }
+}
+
+/// Whether `value` is an integer multiple of `divisor` (> 0), exactly.
+pub(crate) fn is_multiple(value: &Number, divisor: &Number) -> bool {
+    if let (Number::Int(v), Number::Int(d)) = (value, divisor) {
+        return *d != 0 && v % d == 0;
+    }
+    let (Some((v, ve)), Some((d, de))) = (decimal(value), decimal(divisor)) else {
+        return false;
+    };
+    if v.is_zero() {
+        return true;
+    }
+    // Scale both to the smaller exponent; bounded: float exponents lie
+    // within about ±330, so at most about 660 digits.
+    let common = ve.min(de);
+    let scale = |digits: BigInt, exponent: i64| -> BigInt {
+        let shift = u32::try_from(exponent - common).unwrap_or(0);
+        digits * BigInt::from(10u8).pow(shift)
+    };
+    let v = scale(v.abs(), ve);
+    let d = scale(d.abs(), de);
+    !d.is_zero() && (v % d).is_zero()
+}
+
+impl Walk<'_> {
+    pub(crate) fn check_multiple_of<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        divisor: &Number,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let Some(value) = instance.number() else {
+            return Ok(true);
+        };
+        if is_multiple(&value, divisor) {
+            return Ok(true);
+        }
+        self.fail(at, kp, ip, || {
+            format!("instance is not a multiple of {}", show(divisor))
+        })
+    }
+
+    pub(crate) fn check_bound<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        limit: &Number,
+        bound: Bound,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let Some(value) = instance.number() else {
+            return Ok(true);
+        };
+        let order = value.compare(limit);
+        let holds = match bound {
+            Bound::Minimum => order != Ordering::Less,
+            Bound::Maximum => order != Ordering::Greater,
+            Bound::ExclusiveMinimum => order == Ordering::Greater,
+            Bound::ExclusiveMaximum => order == Ordering::Less,
+        };
+        if holds {
+            return Ok(true);
+        }
+        self.fail(at, kp, ip, || {
+            let relation = match bound {
+                Bound::Minimum => "less than the minimum",
+                Bound::Maximum => "greater than the maximum",
+                Bound::ExclusiveMinimum => "not greater than the exclusive minimum",
+                Bound::ExclusiveMaximum => "not less than the exclusive maximum",
+            };
+            format!("instance is {relation} {}", show(limit))
+        })
+    }
+}
+
+pub(crate) fn show(n: &Number) -> String {
+    match n {
+        Number::Int(i) => i.to_string(),
+        Number::Big(b) => b.to_string(),
+        Number::Float(f) => f.to_string(),
+    }
+}

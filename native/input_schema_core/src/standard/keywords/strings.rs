@@ -1,0 +1,138 @@
+//! `minLength`, `maxLength` (code points), `pattern` (ECMAScript, searched
+//! in linear time; a pattern that needs backtracking is refused at compile)
+//! and `format` (an annotation unless asserted).
+
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+use super::{count, entry, Compiled, Keyword};
+use crate::pattern::{Pattern, PatternError};
+use crate::standard::compiler::{At, Compiler};
+use crate::standard::vocabulary::Vocabularies;
+use crate::standard::walk::{At as Checked, Path, Step, Walk};
+use crate::standard::{CompileError, FormatMode};
+use crate::value::Value;
+
+pub(crate) fn compile_length(_c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Compiled {
+    let n = count(at, key, value)?;
+    if key == "minLength" {
+        entry("minLength", Keyword::MinLength(n))
+    } else {
+        entry("maxLength", Keyword::MaxLength(n))
+    }
+}
+
+/// A pattern for the standard entry point, with the reason it is refused.
+pub(crate) fn pattern(
+    c: &mut Compiler<'_>,
+    pointer: String,
+    source: &str,
+) -> Result<Arc<Pattern>, CompileError> {
+    let refused = |reason: &'static str| CompileError::Pattern {
+        pointer: pointer.clone(),
+        pattern: source.to_string(),
+        reason,
+    };
+    let pattern = Pattern::compile_standard_shared(source.as_bytes()).map_err(|e| match e {
+        PatternError::TooLarge => refused("it exceeds the pattern size limits"),
+        PatternError::NeedsBacktracking => refused(
+            "it needs backtracking (a backreference or lookaround), which linear-time matching cannot run",
+        ),
+        _ => refused("it is not a valid ECMAScript regular expression"),
+    })?;
+    c.budget
+        .charge(pattern.build_units())
+        .map_err(|_| CompileError::CompileBudget)?;
+    Ok(pattern)
+}
+
+pub(crate) fn compile_pattern(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+    let Some(source) = value.as_str() else {
+        return Err(at.invalid("pattern", "a string"));
+    };
+    let compiled = pattern(c, at.pointer("pattern"), source)?;
+    entry(
+        "pattern",
+        Keyword::Pattern {
+            pattern: compiled,
+            source: Box::from(source),
+        },
+    )
+}
+
+/// `format` is an annotation. Asserting it (`formats: :assert`, or a
+/// metaschema that requires the format-assertion vocabulary) is refused at
+/// compile until the format checks exist: a schema that asks for an
+/// assertion never passes a string unchecked.
+pub(crate) fn compile_format(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+    if !value.is_string() {
+        return Err(at.invalid("format", "a string"));
+    }
+    if c.formats == FormatMode::Assert || at.scope.vocabularies.has(Vocabularies::FORMAT_ASSERTION) {
+        return Err(CompileError::FormatAssertion {
+            pointer: at.pointer("format"),
+        });
+    }
+    Ok(None)
+}
+
+impl Walk<'_> {
+    /// The text of a string instance; `None` for any other value. A binary
+    /// that is not UTF-8 is no string.
+    fn text<'a, V: Value<'a>>(&self, instance: V) -> Option<&'a str> {
+        let bytes = instance.bytes()?;
+        instance.text_of(bytes)
+    }
+
+    pub(crate) fn check_length<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        limit: u64,
+        minimum: bool,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let Some(text) = self.text(instance) else {
+            return Ok(true);
+        };
+        self.charge(text.len() as u64 / 16)?;
+        let length = if text.is_ascii() {
+            text.len()
+        } else {
+            text.chars().count()
+        } as u64;
+        if (minimum && length >= limit) || (!minimum && length <= limit) {
+            return Ok(true);
+        }
+        self.fail(at, kp, ip, || {
+            if minimum {
+                format!("string is shorter than {limit} characters")
+            } else {
+                format!("string is longer than {limit} characters")
+            }
+        })
+    }
+
+    pub(crate) fn check_pattern<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        pattern: &Pattern,
+        source: &str,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let Some(text) = self.text(instance) else {
+            return Ok(true);
+        };
+        self.charge(1 + text.len() as u64 / 16)?;
+        if pattern.search(text).map_err(|_| super::super::Limit::Work)? {
+            return Ok(true);
+        }
+        self.fail(at, kp, ip, || {
+            format!("string does not match the pattern {source:?}")
+        })
+    }
+}

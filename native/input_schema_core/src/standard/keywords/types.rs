@@ -1,0 +1,168 @@
+//! `type`, `enum` and `const`. JSON Schema's types, not Erlang's: `1.0` is
+//! an integer, a non-UTF-8 binary is no string, a struct is no object, and
+//! equality is mathematical for numbers (`1 == 1.0`).
+
+use serde_json::Value as Json;
+
+use super::type_bits::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use super::{entry, Compiled, Keyword};
+use crate::json::JsonRef;
+use crate::standard::compiler::{At, Compiler};
+use crate::standard::walk::{At as Checked, Path, Step, Walk};
+use crate::standard::CompileError;
+use crate::value::{equals, Datum, Kind, Number, Value};
+
+/// Deepest `enum`/`const` value read from a schema.
+const MAX_DATUM_DEPTH: usize = 128;
+
+fn type_bit(name: &str) -> Option<u8> {
+    Some(match name {
+        "null" => NULL,
+        "boolean" => BOOLEAN,
+        "integer" => INTEGER,
+        "number" => NUMBER,
+        "string" => STRING,
+        "array" => ARRAY,
+        "object" => OBJECT,
+        _ => return None,
+    })
+}
+
+pub(crate) fn compile_type(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+    let malformed = || at.invalid("type", "a type name or a list of type names");
+    let bits = match value {
+        Json::String(name) => type_bit(name).ok_or_else(malformed)?,
+        Json::Array(names) => {
+            let mut bits = 0;
+            for name in names {
+                bits |= name.as_str().and_then(type_bit).ok_or_else(malformed)?;
+            }
+            bits
+        }
+        _ => return Err(malformed()),
+    };
+    entry("type", Keyword::Type(bits))
+}
+
+pub(crate) fn datum(at: &At<'_>, key: &str, value: &Json) -> Result<Datum, CompileError> {
+    Datum::from_json_value(JsonRef::from(value), MAX_DATUM_DEPTH).map_err(|_| at.invalid(key, "a JSON value"))
+}
+
+pub(crate) fn compile_enum(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+    let Json::Array(choices) = value else {
+        return Err(at.invalid("enum", "a list"));
+    };
+    c.budget
+        .charge(choices.len() as u64)
+        .map_err(|_| CompileError::CompileBudget)?;
+    let choices = choices
+        .iter()
+        .map(|choice| datum(at, "enum", choice))
+        .collect::<Result<Vec<_>, _>>()?;
+    entry("enum", Keyword::Enum(choices.into_boxed_slice()))
+}
+
+pub(crate) fn compile_const(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+    entry("const", Keyword::Const(datum(at, "const", value)?))
+}
+
+/// The JSON type bits an instance has (`integer` also has `number`).
+pub(crate) fn instance_type<'a, V: Value<'a>>(instance: V) -> u8 {
+    match instance.kind() {
+        Kind::Nil => NULL,
+        Kind::Bool => BOOLEAN,
+        Kind::Integer => INTEGER | NUMBER,
+        Kind::Float => match instance.number() {
+            Some(Number::Float(f)) if f.fract() == 0.0 => INTEGER | NUMBER,
+            _ => NUMBER,
+        },
+        Kind::Binary => match instance.bytes() {
+            Some(bytes) if instance.text_of(bytes).is_some() => STRING,
+            _ => 0,
+        },
+        Kind::List => match instance.list_len() {
+            Some(_) => ARRAY,
+            None => 0,
+        },
+        Kind::Map if !instance.is_struct() => OBJECT,
+        _ => 0,
+    }
+}
+
+pub(crate) fn type_names(bits: u8) -> String {
+    let names = [
+        (NULL, "null"),
+        (BOOLEAN, "boolean"),
+        (INTEGER, "integer"),
+        (NUMBER, "number"),
+        (STRING, "string"),
+        (ARRAY, "array"),
+        (OBJECT, "object"),
+    ];
+    names
+        .iter()
+        .filter(|(bit, _)| bits & bit != 0)
+        .map(|(_, name)| *name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Walk<'_> {
+    pub(crate) fn check_type<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        types: u8,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        if instance_type(instance) & types != 0 {
+            return Ok(true);
+        }
+        self.fail(at, kp, ip, || {
+            format!("instance is not of type {}", type_names(types))
+        })
+    }
+
+    pub(crate) fn check_enum<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        choices: &[Datum],
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        for choice in choices {
+            self.charge(1)?;
+            if equals(instance, choice) && same_kinds(instance, choice) {
+                return Ok(true);
+            }
+        }
+        self.fail(at, kp, ip, || {
+            "instance is not one of the values of enum".to_string()
+        })
+    }
+
+    pub(crate) fn check_const<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        value: &Datum,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        if equals(instance, value) && same_kinds(instance, value) {
+            return Ok(true);
+        }
+        self.fail(at, kp, ip, || "instance is not the value of const".to_string())
+    }
+}
+
+/// Erlang's `==` already matches JSON equality for numbers, strings,
+/// lists and maps; a string instance must also be text.
+fn same_kinds<'a, V: Value<'a>>(instance: V, datum: &Datum) -> bool {
+    match datum {
+        Datum::Binary(_) => instance.bytes().is_some_and(|b| instance.text_of(b).is_some()),
+        _ => true,
+    }
+}

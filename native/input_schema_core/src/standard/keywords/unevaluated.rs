@@ -1,0 +1,83 @@
+//! `unevaluatedProperties` and `unevaluatedItems` (2019-09 on): they apply
+//! to what no other keyword of the schema, nor any subschema applied in
+//! place (`allOf`, `$ref`, the branches of `anyOf` that hold, ...),
+//! evaluated. The walk collects those annotations only for schemas that
+//! have one of these keywords.
+
+use super::NodeId;
+use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
+use crate::value::{Kind, Value};
+
+impl Walk<'_> {
+    pub(crate) fn check_unevaluated_properties<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        schema: NodeId,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        if instance.kind() != Kind::Map {
+            return Ok(true);
+        }
+        if instance.is_struct() {
+            return self.fail(at, kp, ip, || {
+                "instance is a struct, not a JSON object".to_string()
+            });
+        }
+        let seen = ann.as_deref().cloned().unwrap_or_default();
+        let mut valid = true;
+        for (i, (key, value)) in instance.map_entries().enumerate() {
+            self.charge(1)?;
+            if seen.has(i) {
+                continue;
+            }
+            let Some(text) = key.bytes() else {
+                return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
+            };
+            if !self.node(schema, value, kp, &ip.push(Seg::Name(text)), None)? {
+                valid = false;
+                if !self.collect || self.full {
+                    return Ok(false);
+                }
+            }
+        }
+        if let Some(ann) = ann {
+            ann.mark_all();
+        }
+        Ok(valid)
+    }
+
+    pub(crate) fn check_unevaluated_items<'a, V: Value<'a>>(
+        &mut self,
+        _at: &Checked<'_>,
+        schema: NodeId,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        if instance.kind() != Kind::List || instance.list_len().is_none() {
+            return Ok(true);
+        }
+        let seen = ann.as_deref().cloned().unwrap_or_default();
+        let mut valid = true;
+        for (i, item) in instance.list_items().enumerate() {
+            self.charge(1)?;
+            if seen.has(i) {
+                continue;
+            }
+            if !self.node(schema, item, kp, &ip.push(Seg::Index(i)), None)? {
+                valid = false;
+                if !self.collect || self.full {
+                    return Ok(false);
+                }
+            }
+        }
+        if let Some(ann) = ann {
+            ann.mark_all();
+        }
+        Ok(valid)
+    }
+}

@@ -1,0 +1,191 @@
+//! Standard JSON Schema: the five dialects (draft 4, 6, 7, 2019-09 and
+//! 2020-12), every keyword, references across documents, output units with
+//! the specification's locations. The second entry point over the core:
+//! the gateway's strict subset lives in `schema` and `validate`; this module
+//! owns the standard semantics (`1.0` is an integer, `$ref` beside other
+//! keywords, annotations for `unevaluated*`).
+//!
+//! Layers: `uri` and `registry` (documents, resources, anchors) ->
+//! `compiler` (the keyword table, `keywords/` by family) -> `walk` (an
+//! instance against the compiled graph) -> `output`.
+
+mod compiler;
+pub mod dialect;
+mod keywords;
+mod output;
+mod registry;
+pub mod uri;
+mod vocabulary;
+mod walk;
+
+use std::sync::OnceLock;
+
+use serde_json::Value as Json;
+
+use crate::budget::Budget;
+use crate::value::Value;
+
+pub use dialect::Dialect;
+pub use output::{CompileError, Limit, MetaschemaFailure, OutputUnit};
+pub use vocabulary::Vocabularies;
+
+pub(crate) use keywords::NodeId;
+
+/// Whether `format` is an annotation (the specification's default) or an
+/// assertion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FormatMode {
+    #[default]
+    Annotate,
+    Assert,
+}
+
+/// What `Validator::compile` takes besides the schema.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The dialect of a schema without `$schema`.
+    pub dialect: Dialect,
+    /// Documents remote references may point at, by absolute URI.
+    pub resources: Vec<(String, Json)>,
+    pub formats: FormatMode,
+}
+
+/// The bounds a compilation and a validation keep to.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Deepest nesting of subschemas in a document.
+    pub max_schema_depth: usize,
+    /// Most nested evaluations at once: a level of the instance, or a step
+    /// that stays on the same value (an `allOf` entry, a `$ref`).
+    pub max_walk_depth: usize,
+    /// Most output units a validation returns.
+    pub max_errors: usize,
+}
+
+/// Deepest subschema nesting a document may have. Real schemas nest a
+/// dozen levels; the metaschemas, six.
+pub const MAX_SCHEMA_DEPTH: usize = 128;
+
+/// Most nested evaluations at once. A tree instance validated through a
+/// recursive reference takes one or two per level; 1,024 levels of a real
+/// document is far beyond any, and each frame continues on the heap when
+/// the stack runs low (`stack::deep`).
+pub const MAX_WALK_DEPTH: usize = 1_024;
+
+/// Most output units `validate` returns: enough for a caller to repair a
+/// document in one round trip, bounded so that an instance with a million
+/// failures builds no million errors.
+pub const MAX_ERRORS: usize = 64;
+
+/// Work a compilation may do (the metaschema check included), in budget
+/// units: about 50 ms here. The gateway's compile budget, for the same
+/// reason: a schema from an untrusted server cannot stall the node.
+pub const COMPILE_BUDGET: u64 = 2_000_000;
+
+/// Work a validation may do, in budget units (about one per value visited,
+/// one per keyword applied): about 0.5-1 s here. References, `anyOf` and
+/// `unevaluated*` can make a small schema visit a value many times; past
+/// the limit the validation stops with a limit error, never a verdict.
+pub const WALK_BUDGET: u64 = 10_000_000;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_schema_depth: MAX_SCHEMA_DEPTH,
+            max_walk_depth: MAX_WALK_DEPTH,
+            max_errors: MAX_ERRORS,
+        }
+    }
+}
+
+/// A compiled schema: an immutable graph of nodes, one per subschema, with
+/// every static reference linked.
+#[derive(Debug)]
+pub struct Validator {
+    pub(crate) nodes: Vec<keywords::Node>,
+    pub(crate) root: NodeId,
+    pub(crate) resources: Vec<keywords::Resource>,
+    /// Whether any `unevaluated*` keyword exists: only then do evaluations
+    /// collect annotations.
+    pub(crate) annotates: bool,
+    /// Whether dynamic references exist: only then is the dynamic scope kept.
+    pub(crate) dynamic: bool,
+    pub(crate) limits: Limits,
+    /// Heap bytes held, approximately (for caches).
+    pub(crate) bytes: usize,
+}
+
+impl Validator {
+    /// Checks a schema against its dialect's metaschema and compiles it.
+    pub fn compile(schema: &Json, options: &Options) -> Result<Validator, CompileError> {
+        Validator::compile_within(schema, options, &Budget::new(COMPILE_BUDGET))
+    }
+
+    /// [`Validator::compile`] within a caller's budget: over it, the error
+    /// is `CompileError::CompileBudget` (the NIF then retries on a dirty
+    /// scheduler with the full budget).
+    pub fn compile_within(
+        schema: &Json,
+        options: &Options,
+        budget: &Budget,
+    ) -> Result<Validator, CompileError> {
+        crate::stack::deep(|| {
+            compiler::check_metaschema(schema, options, budget)?;
+            compiler::compile(schema, options, budget, Limits::default())
+        })
+    }
+
+    /// Compiles without the metaschema check (the metaschemas themselves).
+    pub(crate) fn compile_unchecked(
+        schema: &Json,
+        options: &Options,
+        budget: &Budget,
+    ) -> Result<Validator, CompileError> {
+        compiler::compile(schema, options, budget, Limits::default())
+    }
+
+    /// Whether `instance` is valid, within the validation work limit.
+    pub fn is_valid<'a, V: Value<'a>>(&self, instance: V) -> Result<bool, Limit> {
+        self.is_valid_within(instance, &Budget::new(WALK_BUDGET))
+    }
+
+    pub fn is_valid_within<'a, V: Value<'a>>(&self, instance: V, budget: &Budget) -> Result<bool, Limit> {
+        walk::is_valid(self, instance, budget)
+    }
+
+    /// Every failure (at most `MAX_ERRORS`), in evaluation order; empty
+    /// when the instance is valid.
+    pub fn validate<'a, V: Value<'a>>(&self, instance: V) -> Result<Vec<OutputUnit>, Limit> {
+        self.validate_within(instance, &Budget::new(WALK_BUDGET))
+    }
+
+    pub fn validate_within<'a, V: Value<'a>>(
+        &self,
+        instance: V,
+        budget: &Budget,
+    ) -> Result<Vec<OutputUnit>, Limit> {
+        walk::validate(self, instance, budget)
+    }
+
+    /// Heap bytes the compiled schema holds, approximately.
+    pub fn approximate_bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+/// The compiled metaschema of a dialect, built once per process.
+pub(crate) fn metaschema(dialect: Dialect) -> Option<&'static Validator> {
+    static CELLS: [OnceLock<Option<Validator>>; 5] = [const { OnceLock::new() }; 5];
+    let index = Dialect::ALL.iter().position(|d| *d == dialect)?;
+    CELLS
+        .get(index)?
+        .get_or_init(|| {
+            let json = registry::built_in_document(dialect.uri())?;
+            let options = Options {
+                dialect,
+                ..Options::default()
+            };
+            Validator::compile_unchecked(json, &options, &Budget::unlimited()).ok()
+        })
+        .as_ref()
+}

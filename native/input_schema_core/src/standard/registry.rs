@@ -1,0 +1,524 @@
+//! The documents a compilation may read, indexed once: the schema itself,
+//! the caller's `resources:`, and the built-in metaschemas (loaded only when
+//! something refers to them). Every schema resource is found by its absolute
+//! URI and every anchor by its resource and name; nothing is ever fetched.
+//!
+//! Documents are scanned without recursion (an explicit stack), under the
+//! compile budget and the schema depth limit.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde_json::Value as Json;
+
+use super::dialect::Dialect;
+use super::uri;
+use super::vocabulary::Vocabularies;
+use super::{CompileError, Limits};
+use crate::budget::Budget;
+
+/// Where a schema sits: a document and a JSON Pointer into it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Place {
+    pub doc: usize,
+    pub pointer: String,
+}
+
+/// What holds at a schema's place: its base URI, the place of the resource
+/// it belongs to, and its dialect and vocabularies.
+#[derive(Debug, Clone)]
+pub(crate) struct Scope {
+    pub base: String,
+    pub resource_pointer: String,
+    pub dialect: Dialect,
+    pub vocabularies: Vocabularies,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Anchor {
+    pub place: Place,
+    pub dynamic: bool,
+}
+
+/// The built-in metaschemas: each document's URI (as `$id` names it) and
+/// its text, written by build.rs from the pinned `referencing` crate.
+const BUILT_IN: [(&str, &str); 19] = [
+    (
+        "http://json-schema.org/draft-04/schema",
+        include_str!(concat!(env!("OUT_DIR"), "/draft4.json")),
+    ),
+    (
+        "http://json-schema.org/draft-06/schema",
+        include_str!(concat!(env!("OUT_DIR"), "/draft6.json")),
+    ),
+    (
+        "http://json-schema.org/draft-07/schema",
+        include_str!(concat!(env!("OUT_DIR"), "/draft7.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/schema",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2019_09.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/applicator",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2019_09_applicator.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/content",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2019_09_content.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/core",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2019_09_core.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/format",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2019_09_format.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/meta-data",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2019_09_meta_data.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/validation",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2019_09_validation.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/schema",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/core",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12_core.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/applicator",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12_applicator.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/unevaluated",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12_unevaluated.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/validation",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12_validation.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/meta-data",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12_meta_data.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/format-annotation",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12_format_annotation.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/format-assertion",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12_format_assertion.json")),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/content",
+        include_str!(concat!(env!("OUT_DIR"), "/draft2020_12_content.json")),
+    ),
+];
+
+/// The built-in documents, parsed once per process.
+fn built_in() -> &'static [(&'static str, Json)] {
+    static PARSED: OnceLock<Vec<(&'static str, Json)>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        BUILT_IN
+            .iter()
+            .filter_map(|(uri, text)| serde_json::from_str(text).ok().map(|json| (*uri, json)))
+            .collect()
+    })
+}
+
+/// A built-in metaschema by URI (with or without an empty fragment).
+pub(crate) fn built_in_document(uri: &str) -> Option<&'static Json> {
+    let bare = uri.strip_suffix('#').unwrap_or(uri);
+    built_in().iter().find(|(u, _)| *u == bare).map(|(_, json)| json)
+}
+
+/// Keywords whose value is one subschema, in any dialect that has them.
+pub(crate) const SINGLE: &[&str] = &[
+    "additionalItems",
+    "additionalProperties",
+    "contains",
+    "not",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+
+/// Keywords whose value is a list of subschemas.
+pub(crate) const LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// Keywords whose value is a map of subschemas.
+pub(crate) const MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+
+pub(crate) struct Registry<'s> {
+    docs: Vec<&'s Json>,
+    /// Absolute URI (no fragment) -> the resource's root.
+    resources: HashMap<String, Place>,
+    /// (resource URI, anchor name) -> the anchored schema.
+    anchors: HashMap<(String, String), Anchor>,
+    /// Every scanned schema's scope, by place.
+    scopes: HashMap<Place, Scope>,
+    /// The caller's resources, by the URI they were given under, before
+    /// they are scanned (a `$schema` may name one).
+    pending: HashMap<String, usize>,
+    /// Dynamic anchors by resource URI.
+    dynamic: HashMap<String, Vec<(String, Place)>>,
+    pub limits: Limits,
+}
+
+pub(crate) fn pointer_token(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+impl<'s> Registry<'s> {
+    pub fn new(limits: Limits) -> Registry<'s> {
+        Registry {
+            docs: Vec::new(),
+            resources: HashMap::new(),
+            anchors: HashMap::new(),
+            scopes: HashMap::new(),
+            pending: HashMap::new(),
+            dynamic: HashMap::new(),
+            limits,
+        }
+    }
+
+    /// Adds the caller's resources (scanned when first needed).
+    pub fn add_resources(&mut self, resources: &'s [(String, Json)]) {
+        for (uri, json) in resources {
+            let doc = self.docs.len();
+            self.docs.push(json);
+            let (bare, _) = uri::split_fragment(uri);
+            self.pending.insert(bare.to_string(), doc);
+        }
+    }
+
+    pub fn document(&self, doc: usize) -> Option<&'s Json> {
+        self.docs.get(doc).copied()
+    }
+
+    /// The value at a place.
+    pub fn value(&self, place: &Place) -> Option<&'s Json> {
+        self.document(place.doc)?.pointer(&place.pointer)
+    }
+
+    pub fn scope(&self, place: &Place) -> Option<&Scope> {
+        self.scopes.get(place)
+    }
+
+    pub fn resource(&self, uri: &str) -> Option<&Place> {
+        self.resources.get(uri)
+    }
+
+    pub fn dynamic_anchors(&self, uri: &str) -> &[(String, Place)] {
+        self.dynamic.get(uri).map_or(&[], Vec::as_slice)
+    }
+
+    /// Adds a document and scans it, with `base` as its retrieval URI and
+    /// `dialect` unless its `$schema` says otherwise.
+    pub fn add_document(
+        &mut self,
+        json: &'s Json,
+        base: &str,
+        dialect: Dialect,
+        budget: &Budget,
+    ) -> Result<usize, CompileError> {
+        let doc = self.docs.len();
+        self.docs.push(json);
+        self.scan(doc, base, dialect, budget)?;
+        Ok(doc)
+    }
+
+    /// The root place of the resource named by `uri` (no fragment): a
+    /// scanned resource, a caller's resource scanned now, or a built-in
+    /// metaschema loaded now. `None` when nothing has that URI.
+    /// A caller's resource without `$schema` is read in `hint`, the dialect
+    /// of the schema that refers to it.
+    pub fn locate(
+        &mut self,
+        uri: &str,
+        hint: Dialect,
+        budget: &Budget,
+    ) -> Result<Option<Place>, CompileError> {
+        if let Some(place) = self.resources.get(uri) {
+            return Ok(Some(place.clone()));
+        }
+        if let Some(doc) = self.pending.remove(uri) {
+            self.scan(doc, uri, hint, budget)?;
+            self.resources.entry(uri.to_string()).or_insert(Place {
+                doc,
+                pointer: String::new(),
+            });
+            return Ok(self.resources.get(uri).cloned());
+        }
+        if let Some(json) = built_in_document(uri) {
+            let dialect = json
+                .get("$schema")
+                .and_then(Json::as_str)
+                .and_then(Dialect::from_uri)
+                .unwrap_or(Dialect::Draft2020_12);
+            let doc = self.add_document(json, uri, dialect, budget)?;
+            self.resources.entry(uri.to_string()).or_insert(Place {
+                doc,
+                pointer: String::new(),
+            });
+            return Ok(self.resources.get(uri).cloned());
+        }
+        // A resource may be known by an `$id` of its own rather than the URI
+        // it was given under: scan what is left, then look again.
+        if !self.pending.is_empty() {
+            let mut pending: Vec<(String, usize)> = self.pending.drain().collect();
+            pending.sort();
+            for (given, doc) in pending {
+                self.scan(doc, &given, hint, budget)?;
+            }
+            return Ok(self.resources.get(uri).cloned());
+        }
+        Ok(None)
+    }
+
+    /// Resolves an absolute URI with an optional fragment to a place.
+    pub fn lookup(
+        &mut self,
+        target: &str,
+        hint: Dialect,
+        budget: &Budget,
+    ) -> Result<Option<Place>, CompileError> {
+        let (bare, fragment) = uri::split_fragment(target);
+        let Some(root) = self.locate(bare, hint, budget)? else {
+            return Ok(None);
+        };
+        let Some(fragment) = fragment else {
+            return Ok(Some(root));
+        };
+        let Some(fragment) = uri::percent_decode(fragment) else {
+            return Ok(None);
+        };
+        if fragment.starts_with('/') {
+            let place = Place {
+                doc: root.doc,
+                pointer: format!("{}{}", root.pointer, fragment),
+            };
+            return Ok(self.value(&place).map(|_| place));
+        }
+        Ok(self
+            .anchors
+            .get(&(bare.to_string(), fragment))
+            .map(|anchor| anchor.place.clone()))
+    }
+
+    pub fn anchor(&self, resource: &str, name: &str) -> Option<&Anchor> {
+        self.anchors.get(&(resource.to_string(), name.to_string()))
+    }
+
+    /// The dialect and vocabularies a `$schema` value selects: one of the
+    /// five dialects, or a metaschema among the caller's resources, whose
+    /// own `$schema` gives the dialect and whose `$vocabulary` the keywords.
+    pub fn dialect_of(
+        &self,
+        schema_uri: &str,
+        depth: usize,
+    ) -> Result<(Dialect, Vocabularies), CompileError> {
+        if let Some(dialect) = Dialect::from_uri(schema_uri) {
+            return Ok((dialect, Vocabularies::all(dialect)));
+        }
+        let (bare, _) = uri::split_fragment(schema_uri);
+        let doc = self.pending.get(bare).copied().or_else(|| {
+            self.resources
+                .get(bare)
+                .filter(|p| p.pointer.is_empty())
+                .map(|p| p.doc)
+        });
+        let meta = doc.and_then(|d| self.document(d));
+        let Some(meta) = meta.filter(|_| depth < 8) else {
+            return Err(CompileError::UnknownMetaschema {
+                uri: schema_uri.to_string(),
+            });
+        };
+        let dialect = match meta.get("$schema").and_then(Json::as_str) {
+            Some(parent) if parent.trim_end_matches('#') != bare => self.dialect_of(parent, depth + 1)?.0,
+            _ => Dialect::Draft2020_12,
+        };
+        let vocabularies = match meta.get("$vocabulary") {
+            Some(declared) => Vocabularies::declared(dialect, declared, schema_uri)?,
+            None => Vocabularies::all(dialect),
+        };
+        Ok((dialect, vocabularies))
+    }
+
+    /// Records every schema of a document: scopes, resources and anchors.
+    fn scan(
+        &mut self,
+        doc: usize,
+        base: &str,
+        dialect: Dialect,
+        budget: &Budget,
+    ) -> Result<(), CompileError> {
+        let Some(json) = self.document(doc) else {
+            return Ok(());
+        };
+        let (bare, _) = uri::split_fragment(base);
+        let root_scope = Scope {
+            base: bare.to_string(),
+            resource_pointer: String::new(),
+            dialect,
+            vocabularies: Vocabularies::all(dialect),
+        };
+        self.resources.entry(bare.to_string()).or_insert(Place {
+            doc,
+            pointer: String::new(),
+        });
+        // (value, pointer, parent scope, depth)
+        let mut stack: Vec<(&'s Json, String, Scope, usize)> = vec![(json, String::new(), root_scope, 0)];
+        while let Some((value, pointer, parent, depth)) = stack.pop() {
+            budget.charge(2).map_err(|_| CompileError::CompileBudget)?;
+            if depth > self.limits.max_schema_depth {
+                return Err(CompileError::TooDeep { pointer });
+            }
+            let scope = self.enter(doc, value, &pointer, &parent)?;
+            let Json::Object(map) = value else {
+                self.scopes.insert(Place { doc, pointer }, scope);
+                continue;
+            };
+            // Drafts 4 to 7: beside `$ref`, nothing else is a keyword, but
+            // a pointer may still reach what is written there.
+            for (key, child) in map {
+                let key = key.as_str();
+                let child_pointer = |p: &str, k: &str| format!("{p}/{}", pointer_token(k));
+                if SINGLE.contains(&key)
+                    || (key == "items" && child.is_object())
+                    || (key == "items" && child.is_boolean())
+                {
+                    stack.push((child, child_pointer(&pointer, key), scope.clone(), depth + 1));
+                } else if LISTS.contains(&key) || (key == "items" && child.is_array()) {
+                    if let Json::Array(items) = child {
+                        for (i, item) in items.iter().enumerate() {
+                            stack.push((item, format!("{pointer}/{key}/{i}"), scope.clone(), depth + 1));
+                        }
+                    }
+                } else if MAPS.contains(&key) {
+                    if let Json::Object(entries) = child {
+                        let prefix = child_pointer(&pointer, key);
+                        for (name, item) in entries {
+                            if key == "dependencies" && !(item.is_object() || item.is_boolean()) {
+                                continue;
+                            }
+                            stack.push((item, child_pointer(&prefix, name), scope.clone(), depth + 1));
+                        }
+                    }
+                }
+            }
+            self.scopes.insert(Place { doc, pointer }, scope);
+        }
+        Ok(())
+    }
+
+    /// The scope of a schema given its parent's: `$schema`, the id and
+    /// anchors it declares, registered as it goes.
+    fn enter(
+        &mut self,
+        doc: usize,
+        value: &Json,
+        pointer: &str,
+        parent: &Scope,
+    ) -> Result<Scope, CompileError> {
+        let Json::Object(map) = value else {
+            return Ok(parent.clone());
+        };
+        let mut scope = parent.clone();
+        let is_resource_root =
+            pointer.is_empty() || map.contains_key(parent.dialect.id_keyword()) || map.contains_key("$id");
+        if is_resource_root {
+            if let Some(schema_uri) = map.get("$schema").and_then(Json::as_str) {
+                let (dialect, vocabularies) = self.dialect_of(schema_uri, 0)?;
+                scope.dialect = dialect;
+                scope.vocabularies = vocabularies;
+            }
+        }
+        let dialect = scope.dialect;
+        let ref_overrides = dialect.ref_overrides_siblings() && map.contains_key("$ref");
+        if !ref_overrides {
+            if let Some(id) = map.get(dialect.id_keyword()).and_then(Json::as_str) {
+                let resolved = uri::resolve(&scope.base, id);
+                let (bare, fragment) = uri::split_fragment(&resolved);
+                let place = Place {
+                    doc,
+                    pointer: pointer.to_string(),
+                };
+                match fragment {
+                    // Drafts 4 to 7: `"$id": "#name"` is an anchor.
+                    Some(name) if dialect <= Dialect::Draft7 => {
+                        if !id.starts_with('#') {
+                            scope.base = bare.to_string();
+                            scope.resource_pointer = pointer.to_string();
+                            self.resources.entry(bare.to_string()).or_insert(place.clone());
+                        }
+                        self.anchors
+                            .entry((bare.to_string(), name.to_string()))
+                            .or_insert(Anchor {
+                                place,
+                                dynamic: false,
+                            });
+                    }
+                    Some(_) => {}
+                    None => {
+                        scope.base = bare.to_string();
+                        scope.resource_pointer = pointer.to_string();
+                        self.resources.entry(bare.to_string()).or_insert(place);
+                    }
+                }
+            }
+        }
+        if dialect >= Dialect::Draft2019_09 {
+            let place = Place {
+                doc,
+                pointer: pointer.to_string(),
+            };
+            if let Some(name) = map.get("$anchor").and_then(Json::as_str) {
+                self.anchors
+                    .entry((scope.base.clone(), name.to_string()))
+                    .or_insert(Anchor {
+                        place: place.clone(),
+                        dynamic: false,
+                    });
+            }
+            if dialect >= Dialect::Draft2020_12 {
+                if let Some(name) = map.get("$dynamicAnchor").and_then(Json::as_str) {
+                    self.anchors.insert(
+                        (scope.base.clone(), name.to_string()),
+                        Anchor {
+                            place: place.clone(),
+                            dynamic: true,
+                        },
+                    );
+                    self.dynamic
+                        .entry(scope.base.clone())
+                        .or_default()
+                        .push((name.to_string(), place));
+                }
+            }
+        }
+        Ok(scope)
+    }
+}

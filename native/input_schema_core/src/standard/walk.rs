@@ -1,0 +1,415 @@
+//! An instance against a compiled graph: the walk. One walk answers either
+//! "is it valid?" (stopping at the first failure, building no error) or
+//! "every failure" (output units, at most `Limits::max_errors`). It keeps
+//! the dynamic scope only when the schema has dynamic references, and
+//! collects annotations only when it has `unevaluated*` keywords.
+//!
+//! Every step is charged to the work budget and counted against the depth
+//! limit; each node's evaluation runs through `stack::deep`, so no instance
+//! and no schema can overflow a stack.
+
+use super::keywords::numbers::Bound;
+use super::keywords::{Body, Entry, Keyword, Node, NodeId};
+use super::output::{Limit, OutputUnit};
+use super::Validator;
+use crate::budget::Budget;
+use crate::value::Value;
+
+pub(crate) type Step = Result<bool, Limit>;
+
+/// One step of a location: a keyword, a name from the schema or the
+/// instance, or an index.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Seg<'p> {
+    Key(&'static str),
+    Name(&'p [u8]),
+    Index(usize),
+}
+
+/// A location built as the walk descends, rendered only for an error.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Path<'p> {
+    seg: Option<Seg<'p>>,
+    parent: Option<&'p Path<'p>>,
+}
+
+impl<'p> Path<'p> {
+    pub const ROOT: Path<'static> = Path {
+        seg: None,
+        parent: None,
+    };
+
+    pub fn push<'q>(&'q self, seg: Seg<'q>) -> Path<'q>
+    where
+        'p: 'q,
+    {
+        Path {
+            seg: Some(seg),
+            parent: Some(self),
+        }
+    }
+
+    /// The location one step up (`then` and `else` sit beside `if`).
+    pub fn parent_path(&self) -> Path<'p> {
+        self.parent.copied().unwrap_or(Path {
+            seg: None,
+            parent: None,
+        })
+    }
+
+    /// The location as a JSON Pointer.
+    pub fn render(&self) -> String {
+        let mut segs = Vec::new();
+        let mut at = Some(self);
+        while let Some(path) = at {
+            if let Some(seg) = path.seg {
+                segs.push(seg);
+            }
+            at = path.parent;
+        }
+        let mut out = String::new();
+        for seg in segs.iter().rev() {
+            out.push('/');
+            match seg {
+                Seg::Key(key) => out.push_str(key),
+                Seg::Index(i) => out.push_str(&i.to_string()),
+                Seg::Name(bytes) => {
+                    let text = String::from_utf8_lossy(bytes);
+                    out.push_str(&text.replace('~', "~0").replace('/', "~1"));
+                }
+            }
+        }
+        out
+    }
+
+    /// The nearest keyword on the path (what a `false` schema reports).
+    fn last_key(&self) -> &'static str {
+        let mut at = Some(self);
+        while let Some(path) = at {
+            if let Some(Seg::Key(key)) = path.seg {
+                return key;
+            }
+            at = path.parent;
+        }
+        "false"
+    }
+}
+
+/// Annotations a schema's evaluation produced for `unevaluated*`: which
+/// properties (by their position in the map) or items it evaluated.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Ann {
+    bits: Vec<u64>,
+    all: bool,
+}
+
+impl Ann {
+    pub fn mark(&mut self, index: usize) {
+        let word = index / 64;
+        if self.bits.len() <= word {
+            self.bits.resize(word + 1, 0);
+        }
+        if let Some(w) = self.bits.get_mut(word) {
+            *w |= 1 << (index % 64);
+        }
+    }
+
+    pub fn mark_all(&mut self) {
+        self.all = true;
+    }
+
+    pub fn has(&self, index: usize) -> bool {
+        self.all
+            || self
+                .bits
+                .get(index / 64)
+                .is_some_and(|w| w & (1 << (index % 64)) != 0)
+    }
+
+    pub fn merge(&mut self, other: Ann) {
+        self.all |= other.all;
+        if self.bits.len() < other.bits.len() {
+            self.bits.resize(other.bits.len(), 0);
+        }
+        for (mine, theirs) in self.bits.iter_mut().zip(other.bits) {
+            *mine |= theirs;
+        }
+    }
+}
+
+pub(crate) struct Walk<'w> {
+    pub v: &'w Validator,
+    pub budget: &'w Budget,
+    /// Resources entered, outermost first (kept when `v.dynamic`).
+    pub scope: Vec<u32>,
+    depth: usize,
+    /// Whether failures become output units (false: "is it valid?").
+    pub collect: bool,
+    pub errors: Vec<OutputUnit>,
+    /// The error bound is reached: stop.
+    pub full: bool,
+}
+
+pub(crate) fn is_valid<'a, V: Value<'a>>(v: &Validator, instance: V, budget: &Budget) -> Step {
+    let mut walk = Walk::new(v, budget, false);
+    walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)
+}
+
+pub(crate) fn validate<'a, V: Value<'a>>(
+    v: &Validator,
+    instance: V,
+    budget: &Budget,
+) -> Result<Vec<OutputUnit>, Limit> {
+    let mut walk = Walk::new(v, budget, true);
+    let valid = walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)?;
+    if !valid && walk.errors.is_empty() {
+        // Every failure reports itself; this is the backstop that keeps
+        // an invalid verdict from reading as valid.
+        walk.errors.push(OutputUnit {
+            keyword: "schema",
+            keyword_location: String::new(),
+            absolute_keyword_location: None,
+            instance_location: String::new(),
+            message: "instance is not valid".to_string(),
+        });
+    }
+    Ok(walk.errors)
+}
+
+impl<'w> Walk<'w> {
+    fn new(v: &'w Validator, budget: &'w Budget, collect: bool) -> Walk<'w> {
+        Walk {
+            v,
+            budget,
+            scope: Vec::new(),
+            depth: 0,
+            collect,
+            errors: Vec::new(),
+            full: false,
+        }
+    }
+
+    pub fn charge(&self, units: u64) -> Result<(), Limit> {
+        self.budget.charge(units).map_err(|_| Limit::Work)
+    }
+
+    /// Evaluates node `id` against `instance`; `ann`, when given, receives
+    /// the annotations of a successful evaluation.
+    pub fn node<'a, V: Value<'a>>(
+        &mut self,
+        id: NodeId,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        self.charge(1)?;
+        let v = self.v;
+        let Some(node) = v.nodes.get(id as usize) else {
+            return Err(Limit::Depth);
+        };
+        match &node.body {
+            Body::Accept => return Ok(true),
+            Body::Reject => {
+                return self.fail_at(node, kp.last_key(), kp, ip, || {
+                    "no value is allowed here (the schema is false)".to_string()
+                })
+            }
+            Body::Keywords(_) => {}
+        }
+        if self.depth >= v.limits.max_walk_depth {
+            return Err(Limit::Depth);
+        }
+        self.depth += 1;
+        let entered = v.dynamic && self.scope.last() != Some(&node.resource);
+        if entered {
+            self.scope.push(node.resource);
+        }
+        let result = crate::stack::deep(|| self.keywords(node, instance, kp, ip, ann));
+        if entered {
+            self.scope.pop();
+        }
+        self.depth -= 1;
+        result
+    }
+
+    fn keywords<'a, V: Value<'a>>(
+        &mut self,
+        node: &'w Node,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        let Body::Keywords(entries) = &node.body else {
+            return Ok(true);
+        };
+        let mut local = if self.v.annotates {
+            Some(Ann::default())
+        } else {
+            None
+        };
+        let mut valid = true;
+        for entry in entries.iter() {
+            let passed = self.keyword(node, entry, instance, kp, ip, local.as_mut())?;
+            if !passed {
+                valid = false;
+                if !self.collect || self.full {
+                    return Ok(false);
+                }
+            }
+        }
+        if valid {
+            if let (Some(parent), Some(local)) = (ann, local) {
+                parent.merge(local);
+            }
+        }
+        Ok(valid)
+    }
+
+    fn keyword<'a, V: Value<'a>>(
+        &mut self,
+        node: &'w Node,
+        entry: &'w Entry,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        let kp = kp.push(Seg::Key(entry.name));
+        let at = At {
+            node,
+            name: entry.name,
+        };
+        match &entry.keyword {
+            Keyword::Ref(target) => self.node(*target, instance, &kp, ip, ann),
+            Keyword::DynamicRef { fallback, anchor } => {
+                self.check_dynamic_ref(*fallback, anchor, instance, &kp, ip, ann)
+            }
+            Keyword::RecursiveRef(target) => self.check_recursive_ref(*target, instance, &kp, ip, ann),
+            Keyword::AllOf(nodes) => self.check_all_of(nodes, instance, &kp, ip, ann),
+            Keyword::AnyOf(nodes) => self.check_any_of(&at, nodes, instance, &kp, ip, ann),
+            Keyword::OneOf(nodes) => self.check_one_of(&at, nodes, instance, &kp, ip, ann),
+            Keyword::Not(schema) => self.check_not(&at, *schema, instance, &kp, ip),
+            Keyword::If {
+                condition,
+                then,
+                otherwise,
+            } => self.check_if(*condition, *then, *otherwise, instance, &kp, ip, ann),
+            Keyword::DependentSchemas(schemas) => {
+                self.check_dependent_schemas(schemas, instance, &kp, ip, ann)
+            }
+            Keyword::Properties(properties) => self.check_properties(&at, properties, instance, &kp, ip, ann),
+            Keyword::PatternProperties(patterns) => {
+                self.check_pattern_properties(&at, patterns, instance, &kp, ip, ann)
+            }
+            Keyword::AdditionalProperties {
+                schema,
+                names,
+                patterns,
+            } => self.check_additional_properties(&at, *schema, names, patterns, instance, &kp, ip, ann),
+            Keyword::PropertyNames(schema) => self.check_property_names(&at, *schema, instance, &kp, ip),
+            Keyword::PrefixItems(nodes) => self.check_prefix_items(&at, nodes, instance, &kp, ip, ann),
+            Keyword::Items { schema, skip } => self.check_items(&at, *schema, *skip, instance, &kp, ip, ann),
+            Keyword::Contains {
+                schema,
+                min,
+                max,
+                annotates,
+            } => self.check_contains(&at, *schema, *min, *max, *annotates, instance, &kp, ip, ann),
+            Keyword::UnevaluatedProperties(schema) => {
+                self.check_unevaluated_properties(&at, *schema, instance, &kp, ip, ann)
+            }
+            Keyword::UnevaluatedItems(schema) => {
+                self.check_unevaluated_items(&at, *schema, instance, &kp, ip, ann)
+            }
+            Keyword::Type(types) => self.check_type(&at, *types, instance, &kp, ip),
+            Keyword::Enum(choices) => self.check_enum(&at, choices, instance, &kp, ip),
+            Keyword::Const(value) => self.check_const(&at, value, instance, &kp, ip),
+            Keyword::MultipleOf(n) => self.check_multiple_of(&at, n, instance, &kp, ip),
+            Keyword::Minimum(n) => self.check_bound(&at, n, Bound::Minimum, instance, &kp, ip),
+            Keyword::Maximum(n) => self.check_bound(&at, n, Bound::Maximum, instance, &kp, ip),
+            Keyword::ExclusiveMinimum(n) => {
+                self.check_bound(&at, n, Bound::ExclusiveMinimum, instance, &kp, ip)
+            }
+            Keyword::ExclusiveMaximum(n) => {
+                self.check_bound(&at, n, Bound::ExclusiveMaximum, instance, &kp, ip)
+            }
+            Keyword::MinLength(n) => self.check_length(&at, *n, true, instance, &kp, ip),
+            Keyword::MaxLength(n) => self.check_length(&at, *n, false, instance, &kp, ip),
+            Keyword::Pattern { pattern, source } => {
+                self.check_pattern(&at, pattern, source, instance, &kp, ip)
+            }
+            Keyword::MinItems(n) => self.check_item_count(&at, *n, true, instance, &kp, ip),
+            Keyword::MaxItems(n) => self.check_item_count(&at, *n, false, instance, &kp, ip),
+            Keyword::UniqueItems => self.check_unique_items(&at, instance, &kp, ip),
+            Keyword::MinProperties(n) => self.check_property_count(&at, *n, true, instance, &kp, ip),
+            Keyword::MaxProperties(n) => self.check_property_count(&at, *n, false, instance, &kp, ip),
+            Keyword::Required(names) => self.check_required(&at, names, instance, &kp, ip),
+            Keyword::DependentRequired(rules) => self.check_dependent_required(&at, rules, instance, &kp, ip),
+        }
+    }
+
+    /// Records a failure of keyword `at` (when collecting) and answers
+    /// "invalid".
+    pub fn fail(
+        &mut self,
+        at: &At<'_>,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        message: impl FnOnce() -> String,
+    ) -> Step {
+        self.fail_at(at.node, at.name, kp, ip, message)
+    }
+
+    fn fail_at(
+        &mut self,
+        node: &Node,
+        name: &'static str,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        message: impl FnOnce() -> String,
+    ) -> Step {
+        if self.collect && !self.full {
+            let absolute = if node.location.starts_with('#') {
+                None
+            } else if matches!(kp.seg, Some(Seg::Key(key)) if key == name) {
+                Some(format!("{}/{name}", node.location))
+            } else {
+                Some(node.location.to_string())
+            };
+            self.errors.push(OutputUnit {
+                keyword: name,
+                keyword_location: kp.render(),
+                absolute_keyword_location: absolute,
+                instance_location: ip.render(),
+                message: message(),
+            });
+            if self.errors.len() >= self.v.limits.max_errors {
+                self.full = true;
+            }
+        }
+        Ok(false)
+    }
+
+    /// Evaluates without recording failures ("does it match?").
+    pub fn probe<'a, V: Value<'a>>(
+        &mut self,
+        id: NodeId,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        let collect = std::mem::replace(&mut self.collect, false);
+        let result = self.node(id, instance, kp, ip, ann);
+        self.collect = collect;
+        result
+    }
+}
+
+/// The keyword being checked: its node (for its absolute location) and name.
+pub(crate) struct At<'n> {
+    pub node: &'n Node,
+    pub name: &'static str,
+}
