@@ -17,6 +17,7 @@ mod decode;
 mod encode;
 mod nif;
 mod resource;
+mod standard;
 mod term;
 
 use std::sync::OnceLock;

@@ -33,9 +33,14 @@ use rustler::sys::{
 use rustler::{Env, Term};
 
 use input_schema_core::schema::CompiledSchema;
+use input_schema_core::standard::Validator;
 
 /// The type this image makes and reads, once opened.
 static TYPE: AtomicPtr<ErlNifResourceType> = AtomicPtr::new(ptr::null_mut());
+
+/// The standard entry point's compiled schemas: a type of their own, opened
+/// and taken over the same way.
+static STANDARD_TYPE: AtomicPtr<ErlNifResourceType> = AtomicPtr::new(ptr::null_mut());
 
 /// A static whose address names this image.
 static IMAGE: u8 = 0;
@@ -48,10 +53,23 @@ fn type_name() -> &'static CString {
     })
 }
 
+fn standard_type_name() -> &'static CString {
+    static NAME: OnceLock<CString> = OnceLock::new();
+    NAME.get_or_init(|| {
+        let name = format!("standard_schema@{:x}", ptr::addr_of!(IMAGE) as usize);
+        CString::new(name).unwrap_or_default()
+    })
+}
+
 /// Opens the type from the `load` or `upgrade` callback: taken over (with
 /// every resource made before) when a type of this name exists, created
 /// when none does. `false` if the runtime refused both.
 pub fn open(env: Env<'_>) -> bool {
+    open_type::<CompiledSchema>(env, type_name(), &TYPE)
+        && open_type::<Validator>(env, standard_type_name(), &STANDARD_TYPE)
+}
+
+fn open_type<T>(env: Env<'_>, name: &CString, slot: &AtomicPtr<ErlNifResourceType>) -> bool {
     let open_with = |flags| {
         let mut tried = flags;
         // SAFETY: called from a load or upgrade callback with its
@@ -61,8 +79,8 @@ pub fn open(env: Env<'_>) -> bool {
             enif_open_resource_type(
                 env.as_c_arg(),
                 ptr::null(),
-                type_name().as_ptr(),
-                Some(destroy),
+                name.as_ptr(),
+                Some(destroy::<T>),
                 flags,
                 &mut tried,
             )
@@ -75,13 +93,28 @@ pub fn open(env: Env<'_>) -> bool {
     if opened.is_null() {
         return false;
     }
-    TYPE.store(opened.cast_mut(), Ordering::Release);
+    slot.store(opened.cast_mut(), Ordering::Release);
     true
+}
+
+/// A new resource term holding a standard validator.
+pub fn make_standard<'a>(env: Env<'a>, validator: Arc<Validator>) -> Option<Term<'a>> {
+    make_in(&STANDARD_TYPE, env, validator)
+}
+
+/// The standard validator a resource term of this image holds.
+pub fn get_standard<'a>(term: Term<'a>) -> Option<&'a Validator> {
+    get_in(&STANDARD_TYPE, term)
 }
 
 /// A new resource term holding `schema`.
 pub fn make<'a>(env: Env<'a>, schema: Arc<CompiledSchema>) -> Option<Term<'a>> {
-    let kind = TYPE.load(Ordering::Acquire);
+    make_in(&TYPE, env, schema)
+}
+
+#[inline(always)]
+fn make_in<'a, T>(slot: &AtomicPtr<ErlNifResourceType>, env: Env<'a>, schema: Arc<T>) -> Option<Term<'a>> {
+    let kind = slot.load(Ordering::Acquire);
     if kind.is_null() {
         return None;
     }
@@ -89,13 +122,11 @@ pub fn make<'a>(env: Env<'a>, schema: Arc<CompiledSchema>) -> Option<Term<'a>> {
     // sized for one pointer, written before the term is made, and released
     // once, so that the term alone keeps it alive.
     unsafe {
-        let object = enif_alloc_resource(kind, size_of::<*const CompiledSchema>());
+        let object = enif_alloc_resource(kind, size_of::<*const T>());
         if object.is_null() {
             return None;
         }
-        object
-            .cast::<*const CompiledSchema>()
-            .write(Arc::into_raw(schema));
+        object.cast::<*const T>().write(Arc::into_raw(schema));
         let term = enif_make_resource(env.as_c_arg(), object);
         enif_release_resource(object);
         Some(Term::new(env, term))
@@ -106,7 +137,12 @@ pub fn make<'a>(env: Env<'a>, schema: Arc<CompiledSchema>) -> Option<Term<'a>> {
 /// long as the term; `None` for any other term (another image's resource, a
 /// reference from another node or from before a restart).
 pub fn get<'a>(term: Term<'a>) -> Option<&'a CompiledSchema> {
-    let kind = TYPE.load(Ordering::Acquire);
+    get_in(&TYPE, term)
+}
+
+#[inline(always)]
+fn get_in<'a, T>(slot: &AtomicPtr<ErlNifResourceType>, term: Term<'a>) -> Option<&'a T> {
+    let kind = slot.load(Ordering::Acquire);
     if kind.is_null() {
         return None;
     }
@@ -118,15 +154,15 @@ pub fn get<'a>(term: Term<'a>) -> Option<&'a CompiledSchema> {
         if enif_get_resource(term.get_env().as_c_arg(), term.as_c_arg(), kind, &mut object) == 0 {
             return None;
         }
-        Some(&*object.cast::<*const CompiledSchema>().read())
+        Some(&*object.cast::<*const T>().read())
     }
 }
 
 /// The destructor: gives the resource's reference to its schema back.
-unsafe extern "C" fn destroy(_env: *mut ErlNifEnv, object: *mut std::ffi::c_void) {
+unsafe extern "C" fn destroy<T>(_env: *mut ErlNifEnv, object: *mut std::ffi::c_void) {
     // SAFETY: the runtime calls this once per object of this type, each
-    // written by `make` with a pointer from `Arc::into_raw`.
-    let schema = unsafe { object.cast::<*const CompiledSchema>().read() };
+    // written by `make_in` with a pointer from `Arc::into_raw`.
+    let schema = unsafe { object.cast::<*const T>().read() };
     if !schema.is_null() {
         drop(unsafe { Arc::from_raw(schema) });
     }

@@ -78,6 +78,20 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def configure_cache(_enabled, _max_entries, _max_bytes), do: :erlang.nif_error(not_loaded())
   def clear_cache, do: :erlang.nif_error(not_loaded())
   def cache_stats, do: :erlang.nif_error(not_loaded())
+
+  def json_schema_compile(_schema, _dialect, _resources, _formats),
+    do: :erlang.nif_error(not_loaded())
+
+  def json_schema_compile_dirty(_schema, _dialect, _resources, _formats),
+    do: :erlang.nif_error(not_loaded())
+
+  def json_schema_validate(_compiled, _instance, _mode), do: :erlang.nif_error(not_loaded())
+
+  def json_schema_validate_dirty(_compiled, _instance, _mode),
+    do: :erlang.nif_error(not_loaded())
+
+  def json_schema_bytes(_compiled), do: :erlang.nif_error(not_loaded())
+
   def noop, do: :erlang.nif_error(not_loaded())
   def noop_dirty, do: :erlang.nif_error(not_loaded())
   # Present in the library only when built for the test environment.

@@ -1,0 +1,262 @@
+defmodule Backplane.JSONSchema do
+  @moduledoc """
+  Standard JSON Schema, in five dialects (draft 2020-12, the default;
+  2019-09; draft 7; draft 6; draft 4), on the same Rust core as
+  `Backplane.AgentRuntime.InputSchema`.
+
+  Use it at any trust boundary where a schema is written in standard JSON
+  Schema (MCP `outputSchema` and structured results, webhooks, manifests,
+  OpenAPI 3.1 bodies). The gateway's `InputSchema` stays the strict,
+  fail-closed subset for tool arguments.
+
+      iex> schema = %{"type" => "object", "properties" => %{"n" => %{"type" => "integer", "minimum" => 1}}}
+      iex> {:ok, compiled} = Backplane.JSONSchema.compile(schema)
+      iex> Backplane.JSONSchema.validate(compiled, %{"n" => 3})
+      :ok
+      iex> Backplane.JSONSchema.valid?(compiled, %{"n" => 0})
+      false
+      iex> {:error, [error]} = Backplane.JSONSchema.validate(compiled, %{"n" => 0})
+      iex> {error.keyword, error.instance_location, error.keyword_location, error.message}
+      {"minimum", "/n", "/properties/n/minimum", "instance is less than the minimum 1"}
+
+  Nothing is ever fetched: a reference must point into the schema, into the
+  `resources:` given, or at one of the five dialects' metaschemas, which are
+  built in. Patterns run in linear time; one that needs backtracking (a
+  backreference, lookaround) is refused at compile. Every call is bounded in
+  work and depth, and no function raises on any schema or instance (options
+  are checked: a wrong one is an `ArgumentError`).
+  """
+
+  alias Backplane.AgentRuntime.InputSchema.{DirtyGate, Native, Settings}
+  alias Backplane.JSONSchema.{CompileError, Compiled, LimitError, ValidationError}
+
+  @dialects [:draft2020_12, :draft2019_09, :draft7, :draft6, :draft4]
+  @compile_spec [dialect: @dialects, formats: [:annotate, :assert]]
+  @validate_spec [output: [:units, :basic]]
+
+  @typedoc "A schema: a map (binary or atom keys) or a boolean."
+  @type schema :: map() | boolean()
+
+  @typedoc """
+  Options of `compile/2` (and of `validate/3` given a schema rather than a
+  compiled one):
+
+    * `dialect:` the dialect of a schema without `$schema`:
+      `:draft2020_12` (default), `:draft2019_09`, `:draft7`, `:draft6`,
+      `:draft4`. A `$schema` naming one of the five wins, also inside
+      embedded resources.
+    * `resources:` a map from absolute URI to schema: what `$ref`s to other
+      documents may point at (default `%{}`).
+    * `formats:` `:annotate` (default, as the specification says) or
+      `:assert`.
+  """
+  @type compile_option ::
+          {:dialect, :draft2020_12 | :draft2019_09 | :draft7 | :draft6 | :draft4}
+          | {:resources, %{optional(String.t()) => schema()}}
+          | {:formats, :annotate | :assert}
+
+  @typedoc """
+  Options of `validate/3`: `output: :units` (default) returns a list of
+  `Backplane.JSONSchema.ValidationError`; `output: :basic` returns the
+  specification's "basic" output format as a JSON-ready map.
+  """
+  @type validate_option :: {:output, :units | :basic} | compile_option()
+
+  @doc """
+  Checks `schema` against its dialect's metaschema and compiles it.
+
+  A schema that fails its metaschema, a reference that resolves nowhere, a
+  pattern that needs backtracking, or a schema over the compile limits is a
+  `Backplane.JSONSchema.CompileError`.
+
+      iex> {:error, error} = Backplane.JSONSchema.compile(%{"minLength" => -1})
+      iex> {error.reason, error.pointer}
+      {:metaschema, "/minLength"}
+  """
+  @spec compile(schema(), [compile_option()]) :: {:ok, Compiled.t()} | {:error, CompileError.t()}
+  def compile(schema, opts \\ []) do
+    {dialect, resources, formats} = compile_options!(opts, "compile/2")
+    compile_checked(schema, dialect, resources, formats)
+  end
+
+  defp compile_checked(schema, dialect, resources, formats) do
+    result =
+      case Native.json_schema_compile(schema, dialect, resources, formats) do
+        :dirty ->
+          DirtyGate.run(:compile, fn ->
+            Native.json_schema_compile_dirty(schema, dialect, resources, formats)
+          end)
+
+        result ->
+          result
+      end
+
+    case result do
+      {:ok, resource} -> {:ok, %Compiled{resource: resource, dialect: dialect, formats: formats}}
+      {:error, details} when is_map(details) -> {:error, CompileError.new(details)}
+      {:error, :panic} -> {:error, CompileError.internal()}
+    end
+  end
+
+  @doc """
+  Validates `instance` (any JSON term) against a compiled schema, or
+  against a schema compiled for this call. Returns `:ok` or every failure
+  (at most 64), in evaluation order.
+
+  A validation over the work or depth limit is a
+  `Backplane.JSONSchema.LimitError`, never a verdict.
+
+      iex> {:error, basic} = Backplane.JSONSchema.validate(%{"required" => ["id"]}, %{}, output: :basic)
+      iex> basic
+      %{"valid" => false, "errors" => [%{"keywordLocation" => "/required", "instanceLocation" => "", "error" => "required property \\"id\\" is missing"}]}
+  """
+  @spec validate(Compiled.t() | schema(), term(), [validate_option()]) ::
+          :ok
+          | {:error, [ValidationError.t()] | map() | CompileError.t() | LimitError.t()}
+  def validate(schema, instance, opts \\ [])
+
+  def validate(%Compiled{resource: resource}, instance, []), do: run(resource, instance, :all)
+
+  def validate(schema, instance, opts) do
+    {output, compile_opts} = validate_options!(opts)
+
+    with {:ok, resource} <- resource(schema, compile_opts) do
+      case run(resource, instance, :all) do
+        {:error, units} when is_list(units) and output == :basic -> {:error, basic(units)}
+        result -> result
+      end
+    end
+  end
+
+  @doc """
+  Whether `instance` is valid: the fast path, which builds no error terms.
+  A schema that does not compile, or a validation over a limit, answers
+  `false` (fail closed).
+  """
+  @spec valid?(Compiled.t() | schema(), term()) :: boolean()
+  def valid?(%Compiled{resource: resource}, instance), do: run(resource, instance, :valid) == true
+
+  def valid?(schema, instance) do
+    case resource(schema, []) do
+      {:ok, resource} -> run(resource, instance, :valid) == true
+      {:error, _} -> false
+    end
+  end
+
+  defp resource(%Compiled{resource: resource}, []), do: {:ok, resource}
+
+  defp resource(%Compiled{}, _opts) do
+    raise ArgumentError,
+          "compile options of validate/3 apply to a schema, not to a compiled one"
+  end
+
+  defp resource(schema, opts) do
+    {dialect, resources, formats} = compile_options!(opts, "validate/3")
+
+    with {:ok, %Compiled{resource: resource}} <-
+           compile_checked(schema, dialect, resources, formats),
+         do: {:ok, resource}
+  end
+
+  defp run(resource, instance, mode) do
+    result =
+      case Native.json_schema_validate(resource, instance, mode) do
+        :dirty ->
+          DirtyGate.run(:validate, fn ->
+            Native.json_schema_validate_dirty(resource, instance, mode)
+          end)
+
+        result ->
+          result
+      end
+
+    case result do
+      {:error, {:limit, reason, message}} ->
+        {:error, %LimitError{reason: reason, message: message}}
+
+      {:error, :panic} ->
+        {:error, LimitError.internal()}
+
+      other ->
+        other
+    end
+  end
+
+  defp basic(units) do
+    %{
+      "valid" => false,
+      "errors" =>
+        Enum.map(units, fn unit ->
+          base = %{
+            "keywordLocation" => unit.keyword_location,
+            "instanceLocation" => unit.instance_location,
+            "error" => unit.message
+          }
+
+          case unit.absolute_keyword_location do
+            nil -> base
+            location -> Map.put(base, "absoluteKeywordLocation", location)
+          end
+        end)
+    }
+  end
+
+  defp compile_options!(opts, function) do
+    {resources, rest} = split_resources(opts)
+
+    case Settings.options(rest, function, @compile_spec) do
+      {:ok, %{dialect: dialect, formats: formats}} -> {dialect, resources, formats}
+      {:error, message} -> raise ArgumentError, message
+    end
+  end
+
+  defp validate_options!(opts) do
+    {resources, rest} = split_resources(opts)
+    {output, rest} = split_key(rest, :output)
+
+    case Settings.options(output, "validate/3", @validate_spec) do
+      {:ok, %{output: output}} ->
+        compile_opts = if resources == %{}, do: rest, else: [{:resources, resources} | rest]
+        {output, compile_opts}
+
+      {:error, message} ->
+        raise ArgumentError, message
+    end
+  end
+
+  # `resources:` takes any map from binary URIs to schemas, so it is
+  # checked here; the rest go through the shared option checker.
+  defp split_resources(opts) when is_list(opts) do
+    case split_key(opts, :resources) do
+      {[], rest} ->
+        {%{}, rest}
+
+      {[resources: resources], rest} when is_map(resources) and not is_struct(resources) ->
+        if Enum.all?(Map.keys(resources), &is_binary/1) do
+          {resources, rest}
+        else
+          raise ArgumentError,
+                "invalid value for :resources: expected a map from URI strings to schemas, got #{inspect(resources)}"
+        end
+
+      {[resources: resources], _rest} ->
+        raise ArgumentError,
+              "invalid value for :resources: expected a map from URI strings to schemas, got #{inspect(resources)}"
+
+      {_twice, _rest} ->
+        raise ArgumentError, "option :resources is given more than once"
+    end
+  end
+
+  defp split_resources(opts), do: {%{}, opts}
+
+  defp split_key(opts, key) when is_list(opts) do
+    if :proplists.is_defined(key, opts) and keyword_like?(opts) do
+      Enum.split_with(opts, &match?({^key, _}, &1))
+    else
+      {[], opts}
+    end
+  end
+
+  defp keyword_like?(opts), do: Enum.all?(opts, &match?({k, _} when is_atom(k), &1))
+end

@@ -1,0 +1,421 @@
+//! The NIFs of `Backplane.JSONSchema`, the standard entry point: compile a
+//! schema (BEAM terms, read into JSON once) into a resource, and validate
+//! any term against it in place. Each has an inline half, within a fixed
+//! work budget on the calling scheduler, that answers `:dirty` when the
+//! call needs more; its `_dirty` twin then does the whole call on a dirty
+//! CPU scheduler, behind the Elixir side's gate.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use rustler::types::atom;
+use rustler::{Atom, Encoder, Env, Term, TermType};
+use serde_json::{Map, Number as JsonNumber, Value as Json};
+
+use crate::resource;
+use crate::term::BeamTerm;
+use input_schema_core::budget::Budget;
+use input_schema_core::standard::{
+    CompileError, Dialect, FormatMode, Limit, Options, OutputUnit, Validator, COMPILE_BUDGET, WALK_BUDGET,
+};
+use input_schema_core::value::Value;
+
+use crate::nif::INLINE_BUDGET;
+
+mod atoms {
+    rustler::atoms! {
+        dirty,
+        limit,
+        work,
+        depth,
+        panic,
+        draft4,
+        draft6,
+        draft7,
+        draft2019_09,
+        draft2020_12,
+        annotate,
+        assert,
+        all,
+        valid,
+        keyword,
+        message,
+        keyword_location,
+        instance_location,
+        absolute_keyword_location,
+        reason,
+        pointer,
+        uri,
+        failures,
+        __struct__,
+        unit_module = "Elixir.Backplane.JSONSchema.ValidationError",
+    }
+}
+
+/// Deepest schema term read (the compiler's own limit is lower; this one
+/// bounds the reading).
+const MAX_TERM_DEPTH: usize = 256;
+
+/// Most terms a schema (with its resources) may have when read.
+const MAX_SCHEMA_TERMS: usize = 4_000_000;
+
+/// Why a term is not a JSON schema document.
+struct NotJson {
+    pointer: String,
+}
+
+/// Reads a schema term as JSON: maps with binary or atom keys, lists,
+/// binaries (UTF-8), numbers, `true`, `false`, `nil`. Every term read is
+/// charged to `budget`.
+fn to_json(term: Term<'_>, depth: usize, budget: &Budget, pointer: &mut String) -> Result<Json, Stop> {
+    input_schema_core::stack::deep(|| {
+        budget.charge(1).map_err(|_| Stop::Budget)?;
+        let depth = depth.checked_sub(1).ok_or_else(|| not_json(pointer))?;
+        Ok(match term.get_type() {
+            TermType::Atom => match term.atom_to_string().map_err(|_| not_json(pointer))?.as_str() {
+                "nil" => Json::Null,
+                "true" => Json::Bool(true),
+                "false" => Json::Bool(false),
+                _ => return Err(not_json(pointer)),
+            },
+            TermType::Binary => {
+                let bytes = BeamTerm(term).bytes().ok_or_else(|| not_json(pointer))?;
+                budget.charge(bytes.len() as u64 / 64).map_err(|_| Stop::Budget)?;
+                Json::String(String::from_utf8(bytes.to_vec()).map_err(|_| not_json(pointer))?)
+            }
+            TermType::Integer => match term.decode::<i64>() {
+                Ok(n) => Json::Number(n.into()),
+                Err(_) => {
+                    let big: num_bigint::BigInt = term.decode().map_err(|_| not_json(pointer))?;
+                    Json::Number(
+                        big.to_string()
+                            .parse::<JsonNumber>()
+                            .map_err(|_| not_json(pointer))?,
+                    )
+                }
+            },
+            TermType::Float => {
+                let f: f64 = term.decode().map_err(|_| not_json(pointer))?;
+                Json::Number(JsonNumber::from_f64(f).ok_or_else(|| not_json(pointer))?)
+            }
+            TermType::List => {
+                let mut items = Vec::new();
+                let mut tail = term;
+                while let Ok((head, rest)) = tail.list_get_cell() {
+                    let mark = pointer.len();
+                    pointer.push_str(&format!("/{}", items.len()));
+                    items.push(to_json(head, depth, budget, pointer)?);
+                    pointer.truncate(mark);
+                    tail = rest;
+                }
+                if !tail.is_empty_list() {
+                    return Err(not_json(pointer));
+                }
+                Json::Array(items)
+            }
+            TermType::Map => {
+                if BeamTerm(term).is_struct() {
+                    return Err(not_json(pointer));
+                }
+                let mut map = Map::new();
+                for (k, v) in rustler::types::map::MapIterator::new(term).ok_or_else(|| not_json(pointer))? {
+                    let key = match k.get_type() {
+                        TermType::Atom => k.atom_to_string().map_err(|_| not_json(pointer))?,
+                        TermType::Binary => {
+                            String::from_utf8(BeamTerm(k).bytes().ok_or_else(|| not_json(pointer))?.to_vec())
+                                .map_err(|_| not_json(pointer))?
+                        }
+                        _ => return Err(not_json(pointer)),
+                    };
+                    let mark = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                    let value = to_json(v, depth, budget, pointer)?;
+                    pointer.truncate(mark);
+                    map.insert(key, value);
+                }
+                Json::Object(map)
+            }
+            _ => return Err(not_json(pointer)),
+        })
+    })
+}
+
+enum Stop {
+    Budget,
+    NotJson(NotJson),
+}
+
+fn not_json(pointer: &str) -> Stop {
+    Stop::NotJson(NotJson {
+        pointer: pointer.to_string(),
+    })
+}
+
+fn dialect_of(name: Atom) -> Option<Dialect> {
+    Some(if name == atoms::draft2020_12() {
+        Dialect::Draft2020_12
+    } else if name == atoms::draft2019_09() {
+        Dialect::Draft2019_09
+    } else if name == atoms::draft7() {
+        Dialect::Draft7
+    } else if name == atoms::draft6() {
+        Dialect::Draft6
+    } else if name == atoms::draft4() {
+        Dialect::Draft4
+    } else {
+        return None;
+    })
+}
+
+fn guarded<'a>(env: Env<'a>, body: impl FnOnce() -> Term<'a>) -> Term<'a> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(term) => term,
+        Err(_) => (atom::error(), atoms::panic()).encode(env),
+    }
+}
+
+fn binary<'a>(env: Env<'a>, text: &str) -> Term<'a> {
+    let mut out = rustler::NewBinary::new(env, text.len());
+    out.as_mut_slice().copy_from_slice(text.as_bytes());
+    out.into()
+}
+
+fn map<'a>(env: Env<'a>, entries: &[(Atom, Term<'a>)]) -> Term<'a> {
+    let keys: Vec<Term<'a>> = entries.iter().map(|(k, _)| k.encode(env)).collect();
+    let values: Vec<Term<'a>> = entries.iter().map(|(_, v)| *v).collect();
+    Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
+}
+
+fn compile_error<'a>(env: Env<'a>, error: &CompileError) -> Term<'a> {
+    let failures: Vec<Term<'a>> = match error {
+        CompileError::Metaschema { failures, .. } => failures
+            .iter()
+            .map(|f| {
+                map(
+                    env,
+                    &[
+                        (atoms::pointer(), binary(env, &f.pointer)),
+                        (atoms::keyword(), binary(env, f.keyword)),
+                        (atoms::message(), binary(env, &f.message)),
+                    ],
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let uri = match error {
+        CompileError::UnresolvedReference { uri, .. }
+        | CompileError::UnknownMetaschema { uri }
+        | CompileError::UnknownVocabulary { uri, .. } => binary(env, uri),
+        CompileError::Metaschema { metaschema, .. } => binary(env, metaschema),
+        _ => atom::nil().encode(env),
+    };
+    let pointer = match error.pointer() {
+        Some(pointer) => binary(env, pointer),
+        None => atom::nil().encode(env),
+    };
+    let reason = Atom::from_str(env, error.reason())
+        .map(|a| a.encode(env))
+        .unwrap_or_else(|_| atom::nil().encode(env));
+    let details = map(
+        env,
+        &[
+            (atoms::reason(), reason),
+            (atoms::message(), binary(env, &error.to_string())),
+            (atoms::pointer(), pointer),
+            (atoms::uri(), uri),
+            (atoms::failures(), failures.encode(env)),
+        ],
+    );
+    (atom::error(), details).encode(env)
+}
+
+fn unit<'a>(env: Env<'a>, unit: &OutputUnit) -> Term<'a> {
+    let absolute = match &unit.absolute_keyword_location {
+        Some(location) => binary(env, location),
+        None => atom::nil().encode(env),
+    };
+    map(
+        env,
+        &[
+            (atoms::__struct__(), atoms::unit_module().encode(env)),
+            (atoms::keyword(), binary(env, unit.keyword)),
+            (atoms::message(), binary(env, &unit.message)),
+            (atoms::keyword_location(), binary(env, &unit.keyword_location)),
+            (atoms::instance_location(), binary(env, &unit.instance_location)),
+            (atoms::absolute_keyword_location(), absolute),
+        ],
+    )
+}
+
+fn limit_error<'a>(env: Env<'a>, limit: Limit) -> Term<'a> {
+    let reason = match limit {
+        Limit::Work => atoms::work(),
+        Limit::Depth => atoms::depth(),
+    };
+    (
+        atom::error(),
+        (atoms::limit(), reason, binary(env, &limit.to_string())),
+    )
+        .encode(env)
+}
+
+/// Compiles; `None` when the inline budget ran out.
+fn compile<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    dialect: Atom,
+    resources: Term<'a>,
+    formats: Atom,
+    budget: &Budget,
+    inline: bool,
+) -> Option<Term<'a>> {
+    let Some(dialect) = dialect_of(dialect) else {
+        return Some(atom::badarg().encode(env));
+    };
+    let read = |term: Term<'a>, at: &str| -> Result<Json, Stop> {
+        let mut pointer = at.to_string();
+        input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
+            to_json(term, MAX_TERM_DEPTH, budget, &mut pointer)
+        })
+    };
+    let not_json = |e: NotJson| Some(compile_error(env, &CompileError::NotJson { pointer: e.pointer }));
+    let json = match read(schema, "") {
+        Ok(json) => json,
+        Err(Stop::Budget) => {
+            return inline.then_some(()).map_or_else(
+                || Some(compile_error(env, &CompileError::CompileBudget)),
+                |_| None,
+            )
+        }
+        Err(Stop::NotJson(e)) => return not_json(e),
+    };
+    let mut documents = Vec::new();
+    if let Some(entries) = rustler::types::map::MapIterator::new(resources) {
+        for (uri, document) in entries {
+            let Some(uri) = BeamTerm(uri).bytes().and_then(|b| std::str::from_utf8(b).ok()) else {
+                return Some(atom::badarg().encode(env));
+            };
+            match read(document, "") {
+                Ok(json) => documents.push((uri.to_string(), json)),
+                Err(Stop::Budget) => {
+                    return inline.then_some(()).map_or_else(
+                        || Some(compile_error(env, &CompileError::CompileBudget)),
+                        |_| None,
+                    )
+                }
+                Err(Stop::NotJson(e)) => return not_json(e),
+            }
+        }
+    }
+    let options = Options {
+        dialect,
+        resources: documents,
+        formats: if formats == atoms::assert() {
+            FormatMode::Assert
+        } else {
+            FormatMode::Annotate
+        },
+    };
+    match Validator::compile_within(&json, &options, budget) {
+        Ok(validator) => match resource::make_standard(env, Arc::new(validator)) {
+            Some(resource) => Some((atom::ok(), resource).encode(env)),
+            None => Some(compile_error(env, &CompileError::CompileBudget)),
+        },
+        Err(CompileError::CompileBudget) if inline => None,
+        Err(error) => Some(compile_error(env, &error)),
+    }
+}
+
+#[rustler::nif]
+fn json_schema_compile<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    dialect: Atom,
+    resources: Term<'a>,
+    formats: Atom,
+) -> Term<'a> {
+    guarded(env, || {
+        let budget = Budget::new(INLINE_BUDGET);
+        compile(env, schema, dialect, resources, formats, &budget, true)
+            .unwrap_or_else(|| atoms::dirty().encode(env))
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn json_schema_compile_dirty<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    dialect: Atom,
+    resources: Term<'a>,
+    formats: Atom,
+) -> Term<'a> {
+    guarded(env, || {
+        let budget = Budget::new(COMPILE_BUDGET + MAX_SCHEMA_TERMS as u64);
+        compile(env, schema, dialect, resources, formats, &budget, false)
+            .unwrap_or_else(|| compile_error(env, &CompileError::CompileBudget))
+    })
+}
+
+/// Validates; `None` when the inline budget ran out.
+fn validate<'a>(
+    env: Env<'a>,
+    compiled: Term<'a>,
+    instance: Term<'a>,
+    mode: Atom,
+    budget: &Budget,
+    inline: bool,
+) -> Option<Term<'a>> {
+    let Some(validator) = resource::get_standard(compiled) else {
+        return Some(atom::badarg().encode(env));
+    };
+    let instance = BeamTerm(instance);
+    if mode == atoms::valid() {
+        return match validator.is_valid_within(instance, budget) {
+            Ok(valid) => Some(valid.encode(env)),
+            Err(Limit::Work) if inline => None,
+            Err(limit) => Some(limit_error(env, limit)),
+        };
+    }
+    match validator.validate_within(instance, budget) {
+        Ok(units) if units.is_empty() => Some(atom::ok().encode(env)),
+        Ok(units) => {
+            let units: Vec<Term<'a>> = units.iter().map(|u| unit(env, u)).collect();
+            Some((atom::error(), units).encode(env))
+        }
+        Err(Limit::Work) if inline => None,
+        Err(limit) => Some(limit_error(env, limit)),
+    }
+}
+
+#[rustler::nif]
+fn json_schema_validate<'a>(env: Env<'a>, compiled: Term<'a>, instance: Term<'a>, mode: Atom) -> Term<'a> {
+    guarded(env, || {
+        let budget = Budget::new(INLINE_BUDGET);
+        validate(env, compiled, instance, mode, &budget, true).unwrap_or_else(|| atoms::dirty().encode(env))
+    })
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn json_schema_validate_dirty<'a>(
+    env: Env<'a>,
+    compiled: Term<'a>,
+    instance: Term<'a>,
+    mode: Atom,
+) -> Term<'a> {
+    guarded(env, || {
+        let budget = Budget::new(WALK_BUDGET);
+        validate(env, compiled, instance, mode, &budget, false)
+            .unwrap_or_else(|| limit_error(env, Limit::Work))
+    })
+}
+
+/// Heap bytes a compiled standard schema holds (`nil` for anything else).
+#[rustler::nif]
+fn json_schema_bytes<'a>(env: Env<'a>, compiled: Term<'a>) -> Term<'a> {
+    match resource::get_standard(compiled) {
+        Some(validator) => validator.approximate_bytes().encode(env),
+        None => atom::nil().encode(env),
+    }
+}

@@ -1,0 +1,231 @@
+defmodule Backplane.JSONSchemaTest do
+  # The standard entry point's own contract: return shapes, errors, options
+  # and limits. The official test suite (official_suite_test.exs) covers
+  # the semantics of every keyword in every dialect.
+  use ExUnit.Case, async: true
+
+  alias Backplane.JSONSchema
+  alias Backplane.JSONSchema.{CompileError, Compiled, LimitError, ValidationError}
+
+  doctest Backplane.JSONSchema
+
+  @schema %{
+    "$id" => "https://example.com/order.json",
+    "type" => "object",
+    "properties" => %{
+      "id" => %{"type" => "string", "minLength" => 3},
+      "items" => %{"type" => "array", "items" => %{"$ref" => "#/$defs/item"}}
+    },
+    "required" => ["id"],
+    "$defs" => %{"item" => %{"type" => "integer", "minimum" => 0}}
+  }
+
+  describe "validate/3 output units" do
+    test "every failure carries the specification's locations" do
+      {:ok, compiled} = JSONSchema.compile(@schema)
+
+      assert {:error, [first, second]} =
+               JSONSchema.validate(compiled, %{"id" => "ab", "items" => [1, -1]})
+
+      assert first == %ValidationError{
+               keyword: "minLength",
+               keyword_location: "/properties/id/minLength",
+               absolute_keyword_location:
+                 "https://example.com/order.json#/properties/id/minLength",
+               instance_location: "/id",
+               message: "string is shorter than 3 characters"
+             }
+
+      assert second == %ValidationError{
+               keyword: "minimum",
+               keyword_location: "/properties/items/items/$ref/minimum",
+               absolute_keyword_location: "https://example.com/order.json#/$defs/item/minimum",
+               instance_location: "/items/1",
+               message: "instance is less than the minimum 0"
+             }
+    end
+
+    test "a valid instance is :ok and valid? agrees" do
+      {:ok, compiled} = JSONSchema.compile(@schema)
+      assert JSONSchema.validate(compiled, %{"id" => "abc", "items" => [0, 7]}) == :ok
+      assert JSONSchema.valid?(compiled, %{"id" => "abc"})
+      refute JSONSchema.valid?(compiled, %{"items" => []})
+    end
+
+    test "output: :basic is the specification's basic format" do
+      assert JSONSchema.validate(@schema, %{"id" => 1}, output: :basic) ==
+               {:error,
+                %{
+                  "valid" => false,
+                  "errors" => [
+                    %{
+                      "keywordLocation" => "/properties/id/type",
+                      "absoluteKeywordLocation" =>
+                        "https://example.com/order.json#/properties/id/type",
+                      "instanceLocation" => "/id",
+                      "error" => "instance is not of type string"
+                    }
+                  ]
+                }}
+    end
+
+    test "failures are bounded at 64" do
+      schema = %{"items" => %{"type" => "string"}}
+      {:error, errors} = JSONSchema.validate(schema, Enum.to_list(1..500))
+      assert length(errors) == 64
+      assert List.last(errors).instance_location == "/63"
+    end
+
+    test "a schema map is compiled for the call; a boolean schema works" do
+      assert JSONSchema.validate(true, %{"anything" => [1]}) == :ok
+
+      assert {:error, [%ValidationError{keyword: "false", instance_location: ""}]} =
+               JSONSchema.validate(false, 1)
+    end
+  end
+
+  describe "the specification's semantics, not the gateway's" do
+    test "1.0 is an integer and a non-object root is fine" do
+      assert JSONSchema.valid?(%{"type" => "integer"}, 1.0)
+      refute JSONSchema.valid?(%{"type" => "integer"}, 1.5)
+    end
+
+    test "if/then/else, patternProperties and unevaluatedProperties run" do
+      schema = %{
+        "patternProperties" => %{"^x-" => %{"type" => "string"}},
+        "if" => %{"required" => ["kind"]},
+        "then" => %{"properties" => %{"kind" => %{"const" => "a"}}},
+        "unevaluatedProperties" => false
+      }
+
+      assert JSONSchema.valid?(schema, %{"x-a" => "s", "kind" => "a"})
+      refute JSONSchema.valid?(schema, %{"x-a" => "s", "kind" => "a", "other" => 1})
+      refute JSONSchema.valid?(schema, %{"kind" => "b"})
+    end
+
+    test "atom keys are read by their names" do
+      assert JSONSchema.valid?(%{type: "object", required: ["a"]}, %{"a" => 1})
+    end
+
+    test "terms that are not JSON fail the keywords that read them" do
+      assert {:error, [%ValidationError{message: "instance is a struct, not a JSON object"}]} =
+               JSONSchema.validate(%{"required" => ["a"]}, MapSet.new())
+
+      refute JSONSchema.valid?(%{"type" => "string"}, <<0xFF>>)
+      refute JSONSchema.valid?(%{"type" => "array"}, [1 | 2])
+      assert JSONSchema.valid?(%{}, {:tuple})
+    end
+  end
+
+  describe "compile/2 errors" do
+    test "a schema that fails its metaschema names where and why" do
+      assert {:error, %CompileError{reason: :metaschema, pointer: "/properties/a/type"} = error} =
+               JSONSchema.compile(%{"properties" => %{"a" => %{"type" => "strung"}}})
+
+      assert error.uri == "https://json-schema.org/draft/2020-12/schema"
+      assert [%{pointer: "/properties/a/type"} | _] = error.failures
+    end
+
+    test "a reference to anything not given is refused with its URI" do
+      assert {:error, %CompileError{reason: :unresolved_reference, uri: uri, pointer: "/$ref"}} =
+               JSONSchema.compile(%{"$ref" => "https://example.com/elsewhere.json"})
+
+      assert uri == "https://example.com/elsewhere.json"
+    end
+
+    test "resources: and the built-in metaschemas resolve" do
+      resources = %{"https://example.com/name.json" => %{"type" => "string"}}
+      schema = %{"properties" => %{"n" => %{"$ref" => "https://example.com/name.json"}}}
+      {:ok, compiled} = JSONSchema.compile(schema, resources: resources)
+      refute JSONSchema.valid?(compiled, %{"n" => 1})
+
+      {:ok, meta} =
+        JSONSchema.compile(%{"$ref" => "https://json-schema.org/draft/2020-12/schema"})
+
+      assert JSONSchema.valid?(meta, %{"type" => "string"})
+      refute JSONSchema.valid?(meta, %{"type" => 12})
+    end
+
+    test "a pattern that needs backtracking is refused, naming it" do
+      assert {:error, %CompileError{reason: :pattern, pointer: "/pattern", message: message}} =
+               JSONSchema.compile(%{"pattern" => "(a)\\1"})
+
+      assert message =~ "(a)\\\\1"
+      assert message =~ "needs backtracking"
+    end
+
+    test "a term that is not JSON is refused with its place" do
+      assert {:error, %CompileError{reason: :not_json, pointer: "/enum/0"}} =
+               JSONSchema.compile(%{"enum" => [{:a}]})
+    end
+
+    test "asserting formats is refused until the format checks exist" do
+      assert {:error, %CompileError{reason: :format_assertion, pointer: "/format"}} =
+               JSONSchema.compile(%{"format" => "email"}, formats: :assert)
+
+      assert {:ok, _} = JSONSchema.compile(%{"format" => "email"})
+    end
+
+    test "valid? answers false for a schema that does not compile" do
+      refute JSONSchema.valid?(%{"$ref" => "https://example.com/x"}, 1)
+    end
+
+    test "the dialect option and $schema choose the dialect" do
+      draft4 = %{"maximum" => 5, "exclusiveMaximum" => true}
+      {:ok, compiled} = JSONSchema.compile(draft4, dialect: :draft4)
+      refute JSONSchema.valid?(compiled, 5)
+
+      {:ok, compiled} =
+        JSONSchema.compile(Map.put(draft4, "$schema", "http://json-schema.org/draft-04/schema#"))
+
+      refute JSONSchema.valid?(compiled, 5)
+      # In 2020-12 a boolean exclusiveMaximum fails the metaschema.
+      assert {:error, %CompileError{reason: :metaschema}} = JSONSchema.compile(draft4)
+    end
+  end
+
+  describe "options are checked" do
+    test "an unknown key, a wrong value or a non-list is an ArgumentError naming it" do
+      assert_raise ArgumentError,
+                   "unknown option :dialects of compile/2 (known: :dialect, :formats)",
+                   fn ->
+                     JSONSchema.compile(%{}, dialects: :draft7)
+                   end
+
+      assert_raise ArgumentError,
+                   "invalid value for :dialect: expected :draft2020_12, :draft2019_09, :draft7, :draft6 or :draft4, got :draft3",
+                   fn -> JSONSchema.compile(%{}, dialect: :draft3) end
+
+      assert_raise ArgumentError,
+                   "invalid options of compile/2: expected a keyword list, got :all",
+                   fn ->
+                     JSONSchema.compile(%{}, :all)
+                   end
+
+      assert_raise ArgumentError,
+                   "invalid value for :resources: expected a map from URI strings to schemas, got [1]",
+                   fn -> JSONSchema.compile(%{}, resources: [1]) end
+
+      assert_raise ArgumentError,
+                   "invalid value for :output: expected :units or :basic, got :verbose",
+                   fn ->
+                     JSONSchema.validate(%{}, 1, output: :verbose)
+                   end
+    end
+  end
+
+  describe "limits" do
+    test "a validation past the depth limit is a LimitError, never a verdict" do
+      deep = Enum.reduce(1..3000, 1, fn _, acc -> [acc] end)
+      schema = %{"items" => %{"$ref" => "#"}}
+
+      assert {:error, %LimitError{reason: :depth}} = JSONSchema.validate(schema, deep)
+      refute JSONSchema.valid?(schema, deep)
+    end
+
+    test "a compiled schema is a struct with its dialect" do
+      assert {:ok, %Compiled{dialect: :draft7, formats: :annotate}} =
+               JSONSchema.compile(%{}, dialect: :draft7)
+    end
+  end
+end
