@@ -45,8 +45,12 @@ defmodule StandardShapes do
 
     [
       {"string: minLength, maxLength, pattern",
-       %{"type" => "string", "minLength" => 3, "maxLength" => 64, "pattern" => "^[a-z][a-z0-9_-]*$"},
-       "hello_world", "A!", {641, 687, 4640}},
+       %{
+         "type" => "string",
+         "minLength" => 3,
+         "maxLength" => 64,
+         "pattern" => "^[a-z][a-z0-9_-]*$"
+       }, "hello_world", "A!", {641, 687, 4640}},
       {"nested object: properties, required, enum, minimum, arrays",
        %{
          "type" => "object",
@@ -105,10 +109,17 @@ defmodule StandardShapes do
          "oneOf" => [
            shape.("circle", %{"r" => %{"type" => "number"}}, ["r"]),
            shape.("square", %{"side" => %{"type" => "number"}}, ["side"]),
-           shape.("rect", %{"w" => %{"type" => "number"}, "h" => %{"type" => "number"}}, ["w", "h"]),
+           shape.("rect", %{"w" => %{"type" => "number"}, "h" => %{"type" => "number"}}, [
+             "w",
+             "h"
+           ]),
            shape.(
              "triangle",
-             %{"a" => %{"type" => "number"}, "b" => %{"type" => "number"}, "c" => %{"type" => "number"}},
+             %{
+               "a" => %{"type" => "number"},
+               "b" => %{"type" => "number"},
+               "c" => %{"type" => "number"}
+             },
              ["a", "b", "c"]
            )
          ]
@@ -148,7 +159,9 @@ IO.puts("Backplane.JSONSchema, OTP #{System.otp_release()}, Elixir #{System.vers
 IO.puts("ns per call: median / p99 of batch means; [x] = median / JSONSchex's median\n")
 
 row = fn label, {median, p99}, reference ->
-  ratio = if reference, do: " [#{:erlang.float_to_binary(median / reference, decimals: 2)}]", else: ""
+  ratio =
+    if reference, do: " [#{:erlang.float_to_binary(median / reference, decimals: 2)}]", else: ""
+
   :io.format("  ~-34s ~10.0f ~10.0f~s~n", [label, median, p99, ratio])
 end
 
@@ -162,9 +175,34 @@ for {name, schema, valid, invalid, {ref_valid, ref_invalid, ref_cold}} <- Standa
 
   batch = if is_list(valid), do: 200, else: 2000
   IO.puts(name)
-  row.("validate/2, valid", BenchSupport.measure(fn -> JSONSchema.validate(compiled, valid) end, batch, 30), ref_valid)
-  row.("validate/2, invalid", BenchSupport.measure(fn -> JSONSchema.validate(compiled, invalid) end, batch, 30), ref_invalid)
-  row.("valid?/2, valid", BenchSupport.measure(fn -> JSONSchema.valid?(compiled, valid) end, batch, 30), ref_valid)
-  row.("valid?/2, invalid", BenchSupport.measure(fn -> JSONSchema.valid?(compiled, invalid) end, batch, 30), ref_invalid)
-  row.("compile + validate, valid (cold)", BenchSupport.measure(fn -> JSONSchema.validate(schema, valid) end, div(batch, 10), 30), ref_cold)
+
+  row.(
+    "validate/2, valid",
+    BenchSupport.measure(fn -> JSONSchema.validate(compiled, valid) end, batch, 30),
+    ref_valid
+  )
+
+  row.(
+    "validate/2, invalid",
+    BenchSupport.measure(fn -> JSONSchema.validate(compiled, invalid) end, batch, 30),
+    ref_invalid
+  )
+
+  row.(
+    "valid?/2, valid",
+    BenchSupport.measure(fn -> JSONSchema.valid?(compiled, valid) end, batch, 30),
+    ref_valid
+  )
+
+  row.(
+    "valid?/2, invalid",
+    BenchSupport.measure(fn -> JSONSchema.valid?(compiled, invalid) end, batch, 30),
+    ref_invalid
+  )
+
+  row.(
+    "compile + validate, valid (cold)",
+    BenchSupport.measure(fn -> JSONSchema.validate(schema, valid) end, div(batch, 10), 30),
+    ref_cold
+  )
 end
