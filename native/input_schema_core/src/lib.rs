@@ -9,6 +9,7 @@
 
 pub mod budget;
 pub mod error;
+pub mod format;
 pub mod json;
 pub mod pattern;
 pub mod schema;
