@@ -3,12 +3,20 @@
 //! pattern size, automaton size and matching work; the schema compiler only
 //! sees `Pattern::compile` and `Pattern::search`.
 //!
+//! Standard JSON Schema reads patterns in ECMAScript's whole Unicode-mode
+//! grammar instead ([`Pattern::compile_standard`], [`Syntax::Standard`]):
+//! the same meanings, limits and engines, refusing only what no automaton
+//! runs (backreferences, lookaround) as [`PatternError::NeedsBacktracking`].
+//! [`is_valid_ecmascript`] checks that grammar's syntax alone (the `regex`
+//! format).
+//!
 //! Engine choice: a fully built DFA when it fits [`DENSE_DFA_LIMIT`] (every
 //! ordinary pattern: no per-call state, one table lookup per input byte), and
 //! otherwise a lazy DFA whose cache is fresh for every search, so a result
 //! never depends on earlier calls.
 
 mod parse;
+mod property;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -20,7 +28,7 @@ use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
 use regex_automata::{Anchored, Input};
 
-pub use parse::{SyntaxError, MAX_REPEAT, NEST_LIMIT};
+pub use parse::{Syntax, SyntaxError, MAX_REPEAT, NEST_LIMIT};
 
 /// Longest accepted pattern source, in UTF-8 bytes (the contract's 1,024).
 pub const MAX_PATTERN_BYTES: usize = 1024;
@@ -75,7 +83,9 @@ pub const FAILED_DENSE_UNITS: u64 = 30_000;
 /// Compiled patterns kept for reuse, by source: a catalog repeats the same
 /// few patterns (`^[A-Za-z0-9-]+$` for every repository owner), and
 /// determinising a DFA costs tens of microseconds. Bounded by count and by
-/// automaton bytes, oldest out first.
+/// automaton bytes, oldest out first. Gateway patterns are kept under their
+/// source, standard ones under [`standard_key`], so that neither grammar
+/// ever finds the other's decision.
 pub const PATTERN_CACHE_ENTRIES: usize = 1024;
 pub const PATTERN_CACHE_BYTES: usize = 32 << 20;
 
@@ -131,6 +141,16 @@ impl PatternCache {
 
 static PATTERN_CACHE: Mutex<Option<PatternCache>> = Mutex::new(None);
 
+/// The cache key of a standard pattern: its source after a 0xFF byte. No
+/// gateway key holds that byte (only valid UTF-8, which never does, compiles
+/// and is kept).
+fn standard_key(source: &[u8]) -> Vec<u8> {
+    let mut key = Vec::with_capacity(source.len() + 1);
+    key.push(0xFF);
+    key.extend_from_slice(source);
+    key
+}
+
 fn with_pattern_cache<R>(f: impl FnOnce(&mut PatternCache) -> R) -> R {
     // Every update completes before anything that could panic: a poisoned
     // lock still guards a consistent cache.
@@ -144,8 +164,23 @@ fn with_pattern_cache<R>(f: impl FnOnce(&mut PatternCache) -> R) -> R {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PatternError {
     TooLarge,
+    /// Gateway: outside the portable subset. Standard: a valid property
+    /// escape this build has no Unicode table for (only
+    /// `\p{Changes_When_NFKC_Casefolded}`, alias `CWKCF`).
     Unsupported,
     Invalid,
+    /// Standard only: valid ECMAScript that needs a backtracking engine (a
+    /// backreference or lookaround).
+    NeedsBacktracking,
+}
+
+/// Whether `source` is a valid ECMAScript regular expression in Unicode
+/// mode, backreferences and lookaround included (valid syntax, though
+/// [`Pattern::compile_standard`] cannot run them): the `regex` format. No
+/// automaton is built and no size limit applies; time and memory are linear
+/// in the source.
+pub fn is_valid_ecmascript(source: &str) -> bool {
+    parse::is_valid_ecmascript(source)
 }
 
 /// The search ran out of its work limit before it could decide.
@@ -349,18 +384,52 @@ impl Pattern {
         guard.as_ref()?.by_source.get(source).cloned()
     }
 
+    /// [`Pattern::compile_standard`], reusing the automaton of an identical
+    /// source compiled before in standard mode (never one compiled for the
+    /// gateway). The result is the same either way.
+    pub fn compile_standard_shared(source: &[u8]) -> Result<Arc<Pattern>, PatternError> {
+        let key = standard_key(source);
+        if let Some(found) = with_pattern_cache(|c| c.by_source.get(key.as_slice()).cloned()) {
+            return Ok(found);
+        }
+        let pattern = Arc::new(Pattern::compile_standard(source)?);
+        let evicted = with_pattern_cache(|c| c.insert(&key, &pattern));
+        drop(evicted);
+        Ok(pattern)
+    }
+
+    /// The standard-mode pattern of an identical source compiled before,
+    /// without waiting (as [`Pattern::find_shared`], for normal schedulers).
+    pub fn find_standard_shared(source: &[u8]) -> Option<Arc<Pattern>> {
+        Pattern::find_shared(&standard_key(source))
+    }
+
     /// Checks and compiles pattern source, in the contract's order: size,
     /// then unsupported syntax, then validity, then automaton size.
     pub fn compile(source: &[u8]) -> Result<Pattern, PatternError> {
+        Pattern::compile_in(source, Syntax::Gateway)
+    }
+
+    /// Checks and compiles pattern source in standard JSON Schema's grammar,
+    /// ECMAScript's Unicode mode: size, then validity (including UTF-8),
+    /// then constructs that need backtracking, then nesting, counts and
+    /// automaton size, with the gateway's limits. Same meanings and engines
+    /// as [`Pattern::compile`].
+    pub fn compile_standard(source: &[u8]) -> Result<Pattern, PatternError> {
+        Pattern::compile_in(source, Syntax::Standard)
+    }
+
+    fn compile_in(source: &[u8], syntax: Syntax) -> Result<Pattern, PatternError> {
         crate::stack::within(crate::stack::LIBRARY_RED_ZONE, || {
             if source.len() > MAX_PATTERN_BYTES {
                 return Err(PatternError::TooLarge);
             }
             let source = std::str::from_utf8(source).map_err(|_| PatternError::Invalid)?;
-            let hir = parse::parse(source).map_err(|e| match e {
+            let hir = parse::parse(source, syntax).map_err(|e| match e {
                 SyntaxError::Unsupported => PatternError::Unsupported,
                 SyntaxError::Invalid => PatternError::Invalid,
-                SyntaxError::TooDeep => PatternError::TooLarge,
+                SyntaxError::TooDeep | SyntaxError::CountTooLarge => PatternError::TooLarge,
+                SyntaxError::NeedsBacktracking => PatternError::NeedsBacktracking,
             })?;
             let nfa = thompson::Compiler::new()
                 .configure(
@@ -456,3 +525,12 @@ impl Pattern {
     clippy::indexing_slicing
 )]
 pub(crate) mod tests;
+
+#[cfg(test)]
+#[allow(
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
+mod standard_tests;

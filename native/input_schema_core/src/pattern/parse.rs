@@ -1,26 +1,58 @@
-//! Parser for the portable pattern subset, read as an ECMAScript (Unicode
-//! mode) regular expression, into `regex-syntax`'s `Hir`. It owns syntax and
-//! meaning (what `.`, `$`, `\s` or `[^a]` match); building and running the
-//! automaton is the parent module's job.
+//! Parser for ECMAScript (Unicode mode) regular expressions into
+//! `regex-syntax`'s `Hir`, in one of two grammars ([`Syntax`]): the gateway's
+//! portable subset, or standard JSON Schema's whole ECMAScript grammar. It
+//! owns syntax and meaning (what `.`, `$`, `\s` or `[^a]` match); building
+//! and running the automaton is the parent module's job.
 //!
 //! The parser is iterative (an explicit stack of open groups), so a pattern
 //! of nested parentheses cannot exhaust the native stack. It keeps going
 //! after the first malformed construct so that unsupported syntax anywhere in
-//! the pattern is reported before a parse error, as the contract orders them.
+//! the pattern is reported before a parse error, as the contract orders them
+//! (in standard mode: so that a syntax error anywhere is reported before a
+//! construct that needs backtracking). Without building the expression, the
+//! same walk is the standard grammar's syntax check ([`is_valid_ecmascript`]).
+
+use std::collections::HashSet;
 
 use regex_syntax::hir::{
     Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition,
 };
 
+use super::property;
+
+/// The grammar a pattern is read in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// The gateway's portable subset (`docs/behaviour.md`, section 7): a
+    /// contract, unchanged by anything the standard grammar accepts.
+    Gateway,
+    /// Standard JSON Schema: everything ECMAScript's Unicode mode accepts
+    /// (ECMAScript 2024, before pattern modifiers and repeated group names).
+    /// What no DFA can run (backreferences, lookaround) is
+    /// [`SyntaxError::NeedsBacktracking`]; everything else ECMAScript
+    /// refuses is [`SyntaxError::Invalid`]; the one property escape with no
+    /// table here is [`SyntaxError::Unsupported`].
+    Standard,
+}
+
 /// Why a pattern was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SyntaxError {
-    /// Valid elsewhere, outside the portable subset.
+    /// Valid elsewhere, outside the portable subset. In standard mode: a
+    /// valid property this build has no table for
+    /// (`\p{Changes_When_NFKC_Casefolded}`).
     Unsupported,
-    /// Not a regular expression of the subset.
+    /// Not a regular expression of the subset (standard mode: not one of
+    /// ECMAScript's Unicode mode).
     Invalid,
     /// Nested deeper than [`NEST_LIMIT`].
     TooDeep,
+    /// Standard only: valid ECMAScript, but a backreference or lookaround,
+    /// which no finite automaton runs.
+    NeedsBacktracking,
+    /// Standard only: a count past [`MAX_REPEAT`] (valid ECMAScript, where
+    /// counts have no bound).
+    CountTooLarge,
 }
 
 /// Largest count in `{n}`, `{n,}`, `{n,m}` (the contract's 65,535).
@@ -48,6 +80,18 @@ enum Escape {
     Char(CodePoint),
     Set(ClassUnicode),
     Assertion(Look),
+    /// `\1` or `\k<name>` (standard mode): an atom no automaton runs.
+    Backreference,
+}
+
+/// What closing a group leaves behind, for quantifiers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GroupKind {
+    /// A group (capturing or not): an atom.
+    Group,
+    /// A lookahead or lookbehind: an assertion, which Unicode mode does not
+    /// let a quantifier follow.
+    Lookaround,
 }
 
 /// What the previous element of the current sequence was, for quantifiers.
@@ -65,6 +109,10 @@ enum Last {
 
 /// An open group (or the whole pattern at the bottom of the stack).
 struct Frame {
+    kind: GroupKind,
+    /// Whether the expression is built (off for a syntax check alone, which
+    /// keeps only `last`).
+    build: bool,
     alternatives: Vec<Hir>,
     sequence: Vec<Hir>,
     /// Nesting depth of each element of `sequence`, and of finished alternatives.
@@ -74,8 +122,10 @@ struct Frame {
 }
 
 impl Frame {
-    fn new() -> Frame {
+    fn new(kind: GroupKind, build: bool) -> Frame {
         Frame {
+            kind,
+            build,
             alternatives: Vec::new(),
             sequence: Vec::new(),
             sequence_depth: Vec::new(),
@@ -85,16 +135,20 @@ impl Frame {
     }
 
     fn push(&mut self, hir: Hir, depth: usize, last: Last) {
-        self.sequence.push(hir);
-        self.sequence_depth.push(depth);
+        if self.build {
+            self.sequence.push(hir);
+            self.sequence_depth.push(depth);
+        }
         self.last = last;
     }
 
     fn end_alternative(&mut self) {
-        let sequence = std::mem::take(&mut self.sequence);
-        let depth = self.sequence_depth.drain(..).max().unwrap_or(0);
-        self.alternatives_depth = self.alternatives_depth.max(depth);
-        self.alternatives.push(Hir::concat(sequence));
+        if self.build {
+            let sequence = std::mem::take(&mut self.sequence);
+            let depth = self.sequence_depth.drain(..).max().unwrap_or(0);
+            self.alternatives_depth = self.alternatives_depth.max(depth);
+            self.alternatives.push(Hir::concat(sequence));
+        }
         self.last = Last::Nothing;
     }
 
@@ -109,24 +163,51 @@ struct Parser {
     chars: Vec<char>,
     pos: usize,
     invalid: bool,
+    syntax: Syntax,
+    /// Whether the expression is built (a syntax check alone does not).
+    build: bool,
+    /// Standard mode: a backreference or lookaround was read.
+    backtracking: bool,
+    /// Standard mode: a count past [`MAX_REPEAT`] was read.
+    count_too_large: bool,
+    /// Standard mode: a property with no table here was read.
+    unknown_property: bool,
+    /// Standard mode: capturing groups, their names, the largest numbered
+    /// backreference and the named ones, checked once the whole pattern is
+    /// read (a reference may come before its group).
+    captures: usize,
+    names: HashSet<String>,
+    largest_reference: usize,
+    named_references: Vec<String>,
 }
 
 /// Parses a pattern into an expression that matches exactly what the
 /// ECMAScript expression matches on valid UTF-8 input.
-pub fn parse(pattern: &str) -> Result<Hir, SyntaxError> {
-    let mut parser = Parser {
-        chars: pattern.chars().collect(),
-        pos: 0,
-        invalid: false,
-    };
+pub fn parse(pattern: &str, syntax: Syntax) -> Result<Hir, SyntaxError> {
+    let mut parser = Parser::new(pattern, syntax, true);
     let (hir, depth) = parser.parse()?;
     if parser.invalid {
         Err(SyntaxError::Invalid)
+    } else if parser.backtracking {
+        Err(SyntaxError::NeedsBacktracking)
+    } else if parser.unknown_property {
+        Err(SyntaxError::Unsupported)
     } else if depth > NEST_LIMIT {
         Err(SyntaxError::TooDeep)
+    } else if parser.count_too_large {
+        Err(SyntaxError::CountTooLarge)
     } else {
         Ok(ending_at_a_code_point(hir))
     }
+}
+
+/// Whether `pattern` is a valid ECMAScript regular expression in Unicode
+/// mode, backreferences and lookaround included: the standard grammar's
+/// syntax check alone, with no expression built, no nesting or count limit,
+/// in time linear in the pattern.
+pub fn is_valid_ecmascript(pattern: &str) -> bool {
+    let mut parser = Parser::new(pattern, Syntax::Standard, false);
+    parser.parse().is_ok() && !parser.invalid
 }
 
 /// The automaton reads UTF-8 bytes, so a zero-width assertion can hold
@@ -147,6 +228,27 @@ fn ending_at_a_code_point(hir: Hir) -> Hir {
 }
 
 impl Parser {
+    fn new(pattern: &str, syntax: Syntax, build: bool) -> Parser {
+        Parser {
+            chars: pattern.chars().collect(),
+            pos: 0,
+            invalid: false,
+            syntax,
+            build,
+            backtracking: false,
+            count_too_large: false,
+            unknown_property: false,
+            captures: 0,
+            names: HashSet::new(),
+            largest_reference: 0,
+            named_references: Vec::new(),
+        }
+    }
+
+    fn standard(&self) -> bool {
+        self.syntax == Syntax::Standard
+    }
+
     fn peek(&self) -> Option<char> {
         self.chars.get(self.pos).copied()
     }
@@ -166,8 +268,21 @@ impl Parser {
         self.invalid = true;
     }
 
+    /// A construct outside the gateway's subset, or (standard mode) not
+    /// ECMAScript at all: unsupported in the gateway, malformed in standard
+    /// mode, where parsing goes on past it.
+    fn refuse(&mut self) -> Result<(), SyntaxError> {
+        match self.syntax {
+            Syntax::Gateway => Err(SyntaxError::Unsupported),
+            Syntax::Standard => {
+                self.malformed();
+                Ok(())
+            }
+        }
+    }
+
     fn parse(&mut self) -> Result<(Hir, usize), SyntaxError> {
-        let mut stack = vec![Frame::new()];
+        let mut stack = vec![Frame::new(GroupKind::Group, self.build)];
         while let Some(c) = self.bump() {
             let Some(frame) = stack.last_mut() else {
                 return Err(SyntaxError::Invalid);
@@ -175,14 +290,20 @@ impl Parser {
             match c {
                 '|' => frame.end_alternative(),
                 '(' => {
-                    match (self.peek(), self.peek_at(1)) {
-                        (Some('?'), Some(':')) => self.pos += 2,
-                        // Lookaround, named groups, inline flags, atomic
-                        // groups, recursion and PCRE verbs.
-                        (Some('?'), _) | (Some('*'), _) => return Err(SyntaxError::Unsupported),
-                        _ => {}
-                    }
-                    stack.push(Frame::new());
+                    let kind = match self.syntax {
+                        Syntax::Gateway => {
+                            match (self.peek(), self.peek_at(1)) {
+                                (Some('?'), Some(':')) => self.pos += 2,
+                                // Lookaround, named groups, inline flags,
+                                // atomic groups, recursion and PCRE verbs.
+                                (Some('?'), _) | (Some('*'), _) => return Err(SyntaxError::Unsupported),
+                                _ => {}
+                            }
+                            GroupKind::Group
+                        }
+                        Syntax::Standard => self.open_group(),
+                    };
+                    stack.push(Frame::new(kind, self.build));
                 }
                 ')' => {
                     if stack.len() < 2 {
@@ -192,11 +313,15 @@ impl Parser {
                     let Some(group) = stack.pop() else {
                         return Err(SyntaxError::Invalid);
                     };
+                    let last = match group.kind {
+                        GroupKind::Group => Last::Atom,
+                        GroupKind::Lookaround => Last::Assertion,
+                    };
                     let (hir, depth) = group.finish();
                     let Some(parent) = stack.last_mut() else {
                         return Err(SyntaxError::Invalid);
                     };
-                    parent.push(hir, depth + 1, Last::Atom);
+                    parent.push(hir, depth + 1, last);
                 }
                 '[' => {
                     let class = self.parse_class()?;
@@ -209,14 +334,20 @@ impl Parser {
                     Escape::Char(cp) => frame.push(char_hir(cp), 0, Last::Atom),
                     Escape::Set(set) => frame.push(Hir::class(Class::Unicode(set)), 0, Last::Atom),
                     Escape::Assertion(look) => frame.push(Hir::look(look), 0, Last::Assertion),
+                    // Never built: the pattern is refused.
+                    Escape::Backreference => frame.push(Hir::empty(), 0, Last::Atom),
                 },
-                '*' => self.quantify(frame, 0, None)?,
-                '+' => self.quantify(frame, 1, None)?,
-                '?' => self.quantify(frame, 0, Some(1))?,
+                '*' => self.quantify(frame, 0, None, false)?,
+                '+' => self.quantify(frame, 1, None, false)?,
+                '?' => self.quantify(frame, 0, Some(1), false)?,
                 '{' => match self.counted_quantifier() {
-                    Some((min, max)) => self.quantify(frame, min, max)?,
+                    Some((min, max, reversed)) => self.quantify(frame, min, max, reversed)?,
+                    // Unicode mode has no literal `{`.
+                    None if self.standard() => self.malformed(),
                     None => frame.push(char_hir(CodePoint(u32::from('{'))), 0, Last::Atom),
                 },
+                // Nor a literal `}` or `]`.
+                '}' | ']' if self.standard() => self.malformed(),
                 other => frame.push(char_hir(CodePoint(u32::from(other))), 0, Last::Atom),
             }
         }
@@ -225,13 +356,181 @@ impl Parser {
             // as it was read, so the pattern is malformed.
             return Err(SyntaxError::Invalid);
         }
+        if self.standard() {
+            // References to groups that do not exist.
+            let names = &self.names;
+            if self.largest_reference > self.captures
+                || self.named_references.iter().any(|name| !names.contains(name))
+            {
+                self.malformed();
+            }
+        }
         stack.pop().map(Frame::finish).ok_or(SyntaxError::Invalid)
+    }
+
+    /// Standard mode, after a `(`: reads what opens the group and says what
+    /// it is. `(?:` groups, `(?<name>` captures (names are ECMAScript
+    /// identifiers, each used once), `(?=`, `(?!`, `(?<=` and `(?<!` are
+    /// lookaround; any other `(?` is malformed.
+    fn open_group(&mut self) -> GroupKind {
+        if self.peek() != Some('?') {
+            self.captures += 1;
+            return GroupKind::Group;
+        }
+        match (self.peek_at(1), self.peek_at(2)) {
+            (Some(':'), _) => self.pos += 2,
+            (Some('=' | '!'), _) => {
+                self.pos += 2;
+                self.backtracking = true;
+                return GroupKind::Lookaround;
+            }
+            (Some('<'), Some('=' | '!')) => {
+                self.pos += 3;
+                self.backtracking = true;
+                return GroupKind::Lookaround;
+            }
+            (Some('<'), _) => {
+                self.pos += 2;
+                self.captures += 1;
+                match self.group_name() {
+                    Some(name) => {
+                        if !self.names.insert(name) {
+                            // A name used twice.
+                            self.malformed();
+                        }
+                    }
+                    None => self.malformed(),
+                }
+            }
+            _ => {
+                // Modifiers `(?i:`, PCRE's inline flags, atomic groups,
+                // recursion.
+                self.pos += 1;
+                self.malformed();
+            }
+        }
+        GroupKind::Group
+    }
+
+    /// A group name after `<`, through its `>`: an ECMAScript identifier,
+    /// whose characters may be written as `\u` escapes. `None` if malformed.
+    fn group_name(&mut self) -> Option<String> {
+        let mut name = String::new();
+        loop {
+            let c = match self.bump()? {
+                '>' if !name.is_empty() => return Some(name),
+                '\\' => {
+                    if self.bump()? != 'u' {
+                        return None;
+                    }
+                    let invalid = self.invalid;
+                    let cp = self.unicode_escape().ok()?;
+                    if self.invalid && !invalid {
+                        return None;
+                    }
+                    char::from_u32(cp.0)?
+                }
+                c => c,
+            };
+            let allowed = if name.is_empty() {
+                property::is_identifier_start(c)
+            } else {
+                property::is_identifier_part(c)
+            };
+            if !allowed {
+                return None;
+            }
+            name.push(c);
+        }
+    }
+
+    /// `\k` then `<name>` (standard mode): a backreference to a named group.
+    fn named_reference(&mut self) {
+        self.backtracking = true;
+        if self.peek() != Some('<') {
+            self.malformed();
+            return;
+        }
+        self.pos += 1;
+        match self.group_name() {
+            Some(name) => self.named_references.push(name),
+            None => self.malformed(),
+        }
+    }
+
+    /// `\` then a digit 1-9 (standard mode): a numbered backreference, the
+    /// number taking every digit that follows.
+    fn numbered_reference(&mut self, first: u32) {
+        self.backtracking = true;
+        let mut number = first as usize;
+        while let Some(digit) = self.peek().and_then(|c| c.to_digit(10)) {
+            self.pos += 1;
+            number = number.saturating_mul(10).saturating_add(digit as usize);
+        }
+        self.largest_reference = self.largest_reference.max(number);
+    }
+
+    /// `{Name=Value}` or `{Value}` after `\p` (or `\P`, `negated`): a
+    /// Unicode property (standard mode). Empty when malformed or when the
+    /// expression is not built.
+    fn property(&mut self, negated: bool) -> ClassUnicode {
+        if self.peek() != Some('{') {
+            self.malformed();
+            return ClassUnicode::empty();
+        }
+        self.pos += 1;
+        let start = self.pos;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '=')
+        {
+            self.pos += 1;
+        }
+        let text: String = self
+            .chars
+            .get(start..self.pos)
+            .unwrap_or_default()
+            .iter()
+            .collect();
+        if self.peek() != Some('}') {
+            self.malformed();
+            return ClassUnicode::empty();
+        }
+        self.pos += 1;
+        let found = match text.split_once('=') {
+            Some((name, value)) => property::lookup(Some(name), value),
+            None => property::lookup(None, &text),
+        };
+        let Some(found) = found else {
+            self.malformed();
+            return ClassUnicode::empty();
+        };
+        if !self.build {
+            return ClassUnicode::empty();
+        }
+        let Some(mut class) = property::class(found) else {
+            self.unknown_property = true;
+            return ClassUnicode::empty();
+        };
+        if negated {
+            class.negate();
+        }
+        class
     }
 
     /// Applies a quantifier to the previous atom. A quantifier with nothing
     /// quantifiable before it is malformed; `+` right after a greedy
-    /// quantifier is PCRE's possessive form, which the subset rejects.
-    fn quantify(&mut self, frame: &mut Frame, min: u32, max: Option<u32>) -> Result<(), SyntaxError> {
+    /// quantifier is PCRE's possessive form, which the subset rejects (in
+    /// standard mode, a quantifier with nothing to quantify). `reversed`:
+    /// the written counts have `n > m`, compared exactly (standard mode,
+    /// where counts have no bound).
+    fn quantify(
+        &mut self,
+        frame: &mut Frame,
+        min: u32,
+        max: Option<u32>,
+        reversed: bool,
+    ) -> Result<(), SyntaxError> {
         // Lazy or greedy, a quantifier finds the same "is there a match".
         let greedy = self.peek() != Some('?');
         if !greedy {
@@ -241,11 +540,27 @@ impl Parser {
             self.malformed();
             return Ok(());
         }
-        if greedy && self.peek() == Some('+') {
-            return Err(SyntaxError::Unsupported);
-        }
-        if max.is_some_and(|max| max < min) || min > MAX_REPEAT || max.is_some_and(|m| m > MAX_REPEAT) {
-            self.malformed();
+        let too_large = min > MAX_REPEAT || max.is_some_and(|m| m > MAX_REPEAT);
+        match self.syntax {
+            Syntax::Gateway => {
+                if greedy && self.peek() == Some('+') {
+                    return Err(SyntaxError::Unsupported);
+                }
+                if max.is_some_and(|max| max < min) || too_large {
+                    self.malformed();
+                }
+            }
+            Syntax::Standard => {
+                if reversed {
+                    self.malformed();
+                } else if too_large {
+                    self.count_too_large = true;
+                }
+                if !frame.build {
+                    frame.last = Last::Quantified;
+                    return Ok(());
+                }
+            }
         }
         let (Some(sub), Some(depth)) = (frame.sequence.pop(), frame.sequence_depth.pop()) else {
             self.malformed();
@@ -263,21 +578,30 @@ impl Parser {
 
     /// Reads `n}`, `n,}` or `n,m}` after a `{`; without that exact shape the
     /// `{` is a literal and nothing is consumed. Counts saturate, so a huge
-    /// count is caught as out of range.
-    fn counted_quantifier(&mut self) -> Option<(u32, Option<u32>)> {
+    /// count is caught as out of range; the third value tells whether the
+    /// counts as written have `n > m`, whatever their size.
+    fn counted_quantifier(&mut self) -> Option<(u32, Option<u32>, bool)> {
         let start = self.pos;
         let min = self.number();
+        let min_digits = start..self.pos;
         let result = match (min, self.bump()) {
-            (Some(min), Some('}')) => Some((min, Some(min))),
+            (Some(min), Some('}')) => Some((min, Some(min), false)),
             (Some(min), Some(',')) => match self.peek() {
                 Some('}') => {
                     self.pos += 1;
-                    Some((min, None))
+                    Some((min, None, false))
                 }
-                _ => match (self.number(), self.bump()) {
-                    (Some(max), Some('}')) => Some((min, Some(max))),
-                    _ => None,
-                },
+                _ => {
+                    let max_start = self.pos;
+                    match (self.number(), self.bump()) {
+                        (Some(max), Some('}')) => {
+                            let max_digits = max_start..self.pos - 1;
+                            let reversed = self.compare_numbers(min_digits, max_digits).is_gt();
+                            Some((min, Some(max), reversed))
+                        }
+                        _ => None,
+                    }
+                }
             },
             _ => None,
         };
@@ -285,6 +609,17 @@ impl Parser {
             self.pos = start;
         }
         result
+    }
+
+    /// Compares two decimal numbers as written in the pattern, of any size.
+    fn compare_numbers(&self, a: std::ops::Range<usize>, b: std::ops::Range<usize>) -> std::cmp::Ordering {
+        let digits = |range: std::ops::Range<usize>| {
+            let all = self.chars.get(range).unwrap_or_default();
+            let zeros = all.iter().take_while(|&&c| c == '0').count();
+            all.get(zeros..).unwrap_or_default()
+        };
+        let (a, b) = (digits(a), digits(b));
+        a.len().cmp(&b.len()).then_with(|| a.cmp(b))
     }
 
     fn number(&mut self) -> Option<u32> {
@@ -319,7 +654,8 @@ impl Parser {
             }
             if self.pos == digits || self.peek() != Some('}') {
                 self.pos = start;
-                return Err(SyntaxError::Unsupported);
+                self.refuse()?;
+                return Ok(CodePoint(0));
             }
             self.pos += 1;
             if value > 0x10FFFF {
@@ -328,7 +664,10 @@ impl Parser {
             }
             return Ok(CodePoint(value));
         }
-        let high = self.hex_digits(4).ok_or(SyntaxError::Unsupported)?;
+        let Some(high) = self.hex_digits(4) else {
+            self.refuse()?;
+            return Ok(CodePoint(0));
+        };
         if (0xD800..=0xDBFF).contains(&high) && self.peek() == Some('\\') && self.peek_at(1) == Some('u') {
             let save = self.pos;
             self.pos += 2;
@@ -354,7 +693,7 @@ impl Parser {
             'r' => 0x0D,
             '0' => {
                 if self.peek().is_some_and(|next| next.is_ascii_digit()) {
-                    return Err(SyntaxError::Unsupported);
+                    self.refuse()?;
                 }
                 0
             }
@@ -363,9 +702,18 @@ impl Parser {
                     self.pos += 1;
                     u32::from(letter) % 32
                 }
-                _ => return Err(SyntaxError::Unsupported),
+                _ => {
+                    self.refuse()?;
+                    0
+                }
             },
-            'x' => self.hex_digits(2).ok_or(SyntaxError::Unsupported)?,
+            'x' => match self.hex_digits(2) {
+                Some(value) => value,
+                None => {
+                    self.refuse()?;
+                    0
+                }
+            },
             'u' => return self.unicode_escape().map(Some),
             _ => return Ok(None),
         })))
@@ -385,11 +733,33 @@ impl Parser {
             'B' => return Ok(Escape::Assertion(Look::WordAsciiNegate)),
             _ => {}
         }
+        if self.standard() {
+            match c {
+                'p' | 'P' => return Ok(Escape::Set(self.property(c == 'P'))),
+                '1'..='9' => {
+                    self.numbered_reference(c.to_digit(10).unwrap_or(1));
+                    return Ok(Escape::Backreference);
+                }
+                'k' => {
+                    self.named_reference();
+                    return Ok(Escape::Backreference);
+                }
+                // Unicode mode escapes `-` only inside a class.
+                '-' => {
+                    self.malformed();
+                    return Ok(Escape::Char(CodePoint(u32::from(c))));
+                }
+                _ => {}
+            }
+        }
         match self.character_escape(c)? {
             Some(cp) => Ok(Escape::Char(cp)),
             // Backreferences, \k, \p, \P, \K, other letters, digits and
             // punctuation.
-            None => Err(SyntaxError::Unsupported),
+            None => {
+                self.refuse()?;
+                Ok(Escape::Char(CodePoint(u32::from(c))))
+            }
         }
     }
 
@@ -411,14 +781,22 @@ impl Parser {
             // Inside a class, \b is backspace.
             return Ok(Some(ClassAtom::Char(CodePoint(0x08))));
         }
+        if self.standard() && matches!(c, 'p' | 'P') {
+            return Ok(Some(ClassAtom::Set(self.property(c == 'P'))));
+        }
         match self.character_escape(c)? {
             Some(cp) => Ok(Some(ClassAtom::Char(cp))),
-            None => Err(SyntaxError::Unsupported),
+            None => {
+                self.refuse()?;
+                Ok(Some(ClassAtom::Char(CodePoint(u32::from(c)))))
+            }
         }
     }
 
     /// `[...]` or `[^...]`, after the `[`. A `]` first is a literal, `-` first
     /// or last is a literal, `[` is a literal unless it opens a POSIX class.
+    /// In standard mode, as in ECMAScript, `[]` is empty, `[^]` holds every
+    /// code point, and `[` is always a literal.
     fn parse_class(&mut self) -> Result<ClassUnicode, SyntaxError> {
         let negated = self.peek() == Some('^');
         if negated {
@@ -430,11 +808,13 @@ impl Parser {
             // At the end of the pattern `parse_class_atom` finds no atom:
             // malformed (below).
             match self.peek() {
-                Some(']') if !first => {
+                Some(']') if !first || self.standard() => {
                     self.pos += 1;
                     break;
                 }
-                Some('[') if self.opens_posix_class() => return Err(SyntaxError::Unsupported),
+                Some('[') if !self.standard() && self.opens_posix_class() => {
+                    return Err(SyntaxError::Unsupported)
+                }
                 _ => {}
             }
             first = false;
@@ -444,9 +824,11 @@ impl Parser {
             };
             let is_range = self.peek() == Some('-') && !matches!(self.peek_at(1), Some(']') | None);
             if !is_range {
-                match start {
-                    ClassAtom::Char(cp) => add_range(&mut class, cp, cp),
-                    ClassAtom::Set(set) => class.union(&set),
+                if self.build {
+                    match start {
+                        ClassAtom::Char(cp) => add_range(&mut class, cp, cp),
+                        ClassAtom::Set(set) => class.union(&set),
+                    }
                 }
                 continue;
             }
@@ -454,7 +836,9 @@ impl Parser {
             let end = self.parse_class_atom()?;
             match (start, end) {
                 (ClassAtom::Char(low), Some(ClassAtom::Char(high))) if low <= high => {
-                    add_range(&mut class, low, high)
+                    if self.build {
+                        add_range(&mut class, low, high)
+                    }
                 }
                 _ => self.malformed(),
             }

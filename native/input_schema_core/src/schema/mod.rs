@@ -814,7 +814,10 @@ fn compile_assertions<'a, V: Value<'a>>(
             Pattern::compile_shared(source).map_err(|e| {
                 at.fail(match e {
                     PatternError::TooLarge => SchemaError::PatternTooLarge,
-                    PatternError::Unsupported => SchemaError::PatternUnsupported,
+                    // `NeedsBacktracking` comes from the standard grammar only.
+                    PatternError::Unsupported | PatternError::NeedsBacktracking => {
+                        SchemaError::PatternUnsupported
+                    }
                     PatternError::Invalid => SchemaError::PatternInvalid,
                 })
             })?
