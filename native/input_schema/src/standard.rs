@@ -318,7 +318,12 @@ fn compile<'a>(
             FormatMode::Annotate
         },
     };
-    match Validator::compile_within(&json, &options, budget) {
+    let compiled = if inline {
+        Validator::compile_inline(&json, &options, budget)
+    } else {
+        Validator::compile_within(&json, &options, budget)
+    };
+    match compiled {
         Ok(validator) => match resource::make_standard(env, Arc::new(validator)) {
             Some(resource) => Some((atom::ok(), resource).encode(env)),
             None => Some(compile_error(env, &CompileError::CompileBudget)),

@@ -51,6 +51,9 @@ impl At<'_> {
 pub(crate) struct Compiler<'s> {
     pub registry: Registry<'s>,
     pub budget: &'s Budget,
+    /// On a normal scheduler: a pattern not built before stops the
+    /// compilation (`CompileBudget`) for the dirty retry to build it.
+    pub inline: bool,
     pub formats: FormatMode,
     nodes: Vec<Node>,
     memo: HashMap<Place, NodeId>,
@@ -70,6 +73,7 @@ pub(crate) fn check_metaschema(
     schema: &Json,
     options: &Options,
     budget: &Budget,
+    inline: bool,
 ) -> Result<(), CompileError> {
     let named = match schema {
         Json::Object(map) => map.get("$schema").and_then(Json::as_str),
@@ -78,6 +82,9 @@ pub(crate) fn check_metaschema(
     let dialect = named.map_or(Some(options.dialect), Dialect::from_uri);
     let custom;
     let (validator, metaschema_uri) = match dialect {
+        Some(dialect) if inline && super::metaschema_if_built(dialect).is_none() => {
+            return Err(CompileError::CompileBudget)
+        }
         Some(dialect) => match super::metaschema(dialect) {
             Some(v) => (v, dialect.uri().to_string()),
             None => {
@@ -101,13 +108,18 @@ pub(crate) fn check_metaschema(
                 resources: options.resources.clone(),
                 formats: FormatMode::Annotate,
             };
-            custom = compile(document, &meta_options, budget, Limits::default())?;
+            custom = compile(document, &meta_options, budget, Limits::default(), inline)?;
             (&custom, uri.to_string())
         }
     };
-    let failures = validator
-        .validate_within(JsonRef::from(schema), budget)
-        .map_err(|_| CompileError::CompileBudget)?;
+    let failures = match validator.validate_within(JsonRef::from(schema), budget) {
+        Ok(failures) => failures,
+        // The schema, read as an instance, nests past the walk's depth:
+        // the document scan says whether it nests past the schema depth
+        // limit, and where.
+        Err(super::Limit::Depth) => return Err(too_deep(schema, options.dialect, budget)),
+        Err(super::Limit::Work) => return Err(CompileError::CompileBudget),
+    };
     if failures.is_empty() {
         return Ok(());
     }
@@ -124,16 +136,27 @@ pub(crate) fn check_metaschema(
     })
 }
 
+/// `TooDeep` where the document scan finds the schema nested past the
+/// schema depth limit; otherwise the compile budget's error.
+fn too_deep(schema: &Json, dialect: Dialect, budget: &Budget) -> CompileError {
+    match Registry::new(Limits::default()).add_document(schema, DEFAULT_BASE, dialect, budget) {
+        Err(error @ CompileError::TooDeep { .. }) => error,
+        _ => CompileError::CompileBudget,
+    }
+}
+
 /// Compiles a schema (already checked, or trusted) into a validator.
 pub(crate) fn compile(
     schema: &Json,
     options: &Options,
     budget: &Budget,
     limits: Limits,
+    inline: bool,
 ) -> Result<Validator, CompileError> {
     let mut c = Compiler {
         registry: Registry::new(limits),
         budget,
+        inline,
         formats: options.formats,
         nodes: Vec::new(),
         memo: HashMap::new(),

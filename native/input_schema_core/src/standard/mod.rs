@@ -130,8 +130,23 @@ impl Validator {
         budget: &Budget,
     ) -> Result<Validator, CompileError> {
         crate::stack::deep(|| {
-            compiler::check_metaschema(schema, options, budget)?;
-            compiler::compile(schema, options, budget, Limits::default())
+            compiler::check_metaschema(schema, options, budget, false)?;
+            compiler::compile(schema, options, budget, Limits::default(), false)
+        })
+    }
+
+    /// [`Validator::compile_within`] for a normal scheduler: it also stops
+    /// with `CompileError::CompileBudget` where the work would not be
+    /// bounded by the budget: building a metaschema this process has not
+    /// built yet, or a pattern not built before. The dirty retry does both.
+    pub fn compile_inline(
+        schema: &Json,
+        options: &Options,
+        budget: &Budget,
+    ) -> Result<Validator, CompileError> {
+        crate::stack::deep(|| {
+            compiler::check_metaschema(schema, options, budget, true)?;
+            compiler::compile(schema, options, budget, Limits::default(), true)
         })
     }
 
@@ -141,7 +156,7 @@ impl Validator {
         options: &Options,
         budget: &Budget,
     ) -> Result<Validator, CompileError> {
-        compiler::compile(schema, options, budget, Limits::default())
+        compiler::compile(schema, options, budget, Limits::default(), false)
     }
 
     /// Whether `instance` is valid, within the validation work limit.
@@ -173,11 +188,19 @@ impl Validator {
     }
 }
 
+static METASCHEMAS: [OnceLock<Option<Validator>>; 5] = [const { OnceLock::new() }; 5];
+
+/// The compiled metaschema of a dialect if this process has built it
+/// (never waits, never builds).
+pub(crate) fn metaschema_if_built(dialect: Dialect) -> Option<&'static Validator> {
+    let index = Dialect::ALL.iter().position(|d| *d == dialect)?;
+    METASCHEMAS.get(index)?.get()?.as_ref()
+}
+
 /// The compiled metaschema of a dialect, built once per process.
 pub(crate) fn metaschema(dialect: Dialect) -> Option<&'static Validator> {
-    static CELLS: [OnceLock<Option<Validator>>; 5] = [const { OnceLock::new() }; 5];
     let index = Dialect::ALL.iter().position(|d| *d == dialect)?;
-    CELLS
+    METASCHEMAS
         .get(index)?
         .get_or_init(|| {
             let json = registry::built_in_document(dialect.uri())?;

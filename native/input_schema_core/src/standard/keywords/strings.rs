@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 use super::{count, entry, Compiled, Keyword};
+use crate::format::Format;
 use crate::pattern::{Pattern, PatternError};
 use crate::standard::compiler::{At, Compiler};
 use crate::standard::vocabulary::Vocabularies;
@@ -34,6 +35,15 @@ pub(crate) fn pattern(
         pattern: source.to_string(),
         reason,
     };
+    if c.inline {
+        // Building an automaton is not bounded by the inline budget (it is
+        // charged after): on a normal scheduler only a built one is used.
+        let pattern = Pattern::find_standard_shared(source.as_bytes()).ok_or(CompileError::CompileBudget)?;
+        c.budget
+            .charge(pattern.build_units())
+            .map_err(|_| CompileError::CompileBudget)?;
+        return Ok(pattern);
+    }
     let pattern = Pattern::compile_standard_shared(source.as_bytes()).map_err(|e| match e {
         PatternError::TooLarge => refused("it exceeds the pattern size limits"),
         PatternError::NeedsBacktracking => refused(
@@ -61,20 +71,20 @@ pub(crate) fn compile_pattern(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -
     )
 }
 
-/// `format` is an annotation. Asserting it (`formats: :assert`, or a
-/// metaschema that requires the format-assertion vocabulary) is refused at
-/// compile until the format checks exist: a schema that asks for an
-/// assertion never passes a string unchecked.
+/// `format` is an annotation unless asserted (`formats: :assert`, or a
+/// metaschema that turns on the format-assertion vocabulary). A format the
+/// dialect does not define stays an annotation, as the specification says.
 pub(crate) fn compile_format(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
-    if !value.is_string() {
+    let Some(name) = value.as_str() else {
         return Err(at.invalid("format", "a string"));
+    };
+    if c.formats != FormatMode::Assert && !at.scope.vocabularies.has(Vocabularies::FORMAT_ASSERTION) {
+        return Ok(None);
     }
-    if c.formats == FormatMode::Assert || at.scope.vocabularies.has(Vocabularies::FORMAT_ASSERTION) {
-        return Err(CompileError::FormatAssertion {
-            pointer: at.pointer("format"),
-        });
+    match Format::lookup(name, at.scope.dialect) {
+        Some(format) => entry("format", Keyword::Format(format)),
+        None => Ok(None),
     }
-    Ok(None)
 }
 
 impl Walk<'_> {
@@ -134,5 +144,26 @@ impl Walk<'_> {
         self.fail(at, kp, ip, || {
             format!("string does not match the pattern {source:?}")
         })
+    }
+
+    pub(crate) fn check_format<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        format: Format,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let Some(text) = self.text(instance) else {
+            return Ok(true);
+        };
+        // A unit per 16 bytes for the linear scans; `regex` runs the
+        // pattern parser, about fifty times dearer per byte.
+        let per_16_bytes = if format == Format::Regex { 50 } else { 1 };
+        self.charge(1 + text.len() as u64 / 16 * per_16_bytes)?;
+        if format.check(text) {
+            return Ok(true);
+        }
+        self.fail(at, kp, ip, || format!("string is not a valid {}", format.name()))
     }
 }
