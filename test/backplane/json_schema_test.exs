@@ -159,11 +159,21 @@ defmodule Backplane.JSONSchemaTest do
                JSONSchema.compile(%{"enum" => [{:a}]})
     end
 
-    test "asserting formats is refused until the format checks exist" do
-      assert {:error, %CompileError{reason: :format_assertion, pointer: "/format"}} =
-               JSONSchema.compile(%{"format" => "email"}, formats: :assert)
+    test "formats are annotations unless asserted; an unknown format stays one" do
+      schema = %{"format" => "email"}
+      assert JSONSchema.valid?(schema, "bob at example")
+      {:ok, asserted} = JSONSchema.compile(schema, formats: :assert)
+      refute JSONSchema.valid?(asserted, "bob at example")
+      assert JSONSchema.valid?(asserted, "bob@example.com")
 
-      assert {:ok, _} = JSONSchema.compile(%{"format" => "email"})
+      assert {:error, [%ValidationError{keyword: "format", message: "string is not a valid email"}]} =
+               JSONSchema.validate(asserted, "bob at example")
+
+      {:ok, unknown} = JSONSchema.compile(%{"format" => "no-such-format"}, formats: :assert)
+      assert JSONSchema.valid?(unknown, "anything")
+      # Each dialect checks its own list: `duration` is not a draft-7 format.
+      {:ok, draft7} = JSONSchema.compile(%{"format" => "duration"}, formats: :assert, dialect: :draft7)
+      assert JSONSchema.valid?(draft7, "not a duration")
     end
 
     test "valid? answers false for a schema that does not compile" do

@@ -1,7 +1,8 @@
 //! The official JSON-Schema-Test-Suite against `standard::Validator`: every
 //! required test file of draft 4, 6, 7, 2019-09 and 2020-12 (the `.json`
-//! files directly in each dialect's directory), formats as annotations.
-//! The suite is the copy
+//! files directly in each dialect's directory), formats as annotations, and
+//! each dialect's `optional/format/` files with formats asserted. The suite
+//! is the copy
 //! PyPI's jsonschema 4.23.0 carries, fetched, pinned by SHA-256 and
 //! extracted by `scripts/json_schema_suite`, which prints its `json`
 //! directory; `scripts/test` exports that as `JSON_SCHEMA_SUITE`. Every
@@ -376,4 +377,12 @@ fn run_suite(title: &str, formats: FormatMode, files_of: impl Fn(&Path) -> Vec<P
 #[test]
 fn required_tests_of_every_dialect() {
     run_suite("required", FormatMode::Annotate, json_files_in);
+}
+
+/// Each dialect's `optional/format/` files, formats asserted.
+#[test]
+fn optional_format_tests_with_formats_asserted() {
+    run_suite("optional/format, formats asserted", FormatMode::Assert, |dir| {
+        json_files_in(&dir.join("optional").join("format"))
+    });
 }

@@ -1,7 +1,8 @@
 defmodule Backplane.JSONSchema.OfficialSuiteTest do
   # The official JSON-Schema-Test-Suite through the Elixir API: every
   # required test file of draft 4, 6, 7, 2019-09 and 2020-12 (the .json
-  # files directly in each dialect's directory), formats as annotations. The
+  # files directly in each dialect's directory), formats as annotations,
+  # and each dialect's optional/format files with formats asserted. The
   # suite is the copy PyPI's jsonschema 4.23.0 carries, fetched, pinned by
   # SHA-256 and extracted into the clone by scripts/json_schema_suite
   # (scripts/test runs it). The directory is JSON_SCHEMA_SUITE when set,
@@ -43,6 +44,10 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   for {dir, dialect} <- @dialects do
     test "#{dir}: every required test file" do
       run(unquote(dir), unquote(dialect), :annotate, "")
+    end
+
+    test "#{dir}: optional/format, formats asserted" do
+      run(unquote(dir), unquote(dialect), :assert, "optional/format")
     end
   end
 

@@ -72,8 +72,6 @@ pub enum CompileError {
     CompileBudget,
     #[error("schema is not JSON at {pointer:?}")]
     NotJson { pointer: String },
-    #[error("format assertion at {pointer:?} is not supported yet; formats are annotations")]
-    FormatAssertion { pointer: String },
 }
 
 impl CompileError {
@@ -90,7 +88,6 @@ impl CompileError {
             CompileError::TooDeep { .. } => "too_deep",
             CompileError::CompileBudget => "compile_budget",
             CompileError::NotJson { .. } => "not_json",
-            CompileError::FormatAssertion { .. } => "format_assertion",
         }
     }
 
@@ -103,8 +100,7 @@ impl CompileError {
             | CompileError::UnresolvedReference { pointer, .. }
             | CompileError::Pattern { pointer, .. }
             | CompileError::TooDeep { pointer }
-            | CompileError::NotJson { pointer }
-            | CompileError::FormatAssertion { pointer } => Some(pointer),
+            | CompileError::NotJson { pointer } => Some(pointer),
             _ => None,
         }
     }

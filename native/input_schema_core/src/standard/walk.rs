@@ -340,6 +340,7 @@ impl<'w> Walk<'w> {
             Keyword::Pattern { pattern, source } => {
                 self.check_pattern(&at, pattern, source, instance, &kp, ip)
             }
+            Keyword::Format(format) => self.check_format(&at, *format, instance, &kp, ip),
             Keyword::MinItems(n) => self.check_item_count(&at, *n, true, instance, &kp, ip),
             Keyword::MaxItems(n) => self.check_item_count(&at, *n, false, instance, &kp, ip),
             Keyword::UniqueItems => self.check_unique_items(&at, instance, &kp, ip),

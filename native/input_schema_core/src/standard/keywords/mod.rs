@@ -21,6 +21,7 @@ use super::compiler::{At, Compiler};
 use super::dialect::Dialect;
 use super::vocabulary::Vocabularies;
 use super::CompileError;
+use crate::format::Format;
 use crate::pattern::Pattern;
 use crate::value::{Datum, Number};
 
@@ -64,6 +65,10 @@ pub(crate) struct Resource {
     pub dynamic_anchors: Box<[(Box<str>, NodeId)]>,
 }
 
+/// A `patternProperties` entry: the pattern's source, the pattern, and the
+/// schema of the properties it matches.
+pub(crate) type PatternProperty = (Box<str>, Arc<Pattern>, NodeId);
+
 /// A property name and the names it requires.
 pub(crate) type Dependency = (Box<str>, Box<[Box<str>]>);
 
@@ -100,7 +105,8 @@ pub(crate) enum Keyword {
     DependentSchemas(Box<[(Box<str>, NodeId)]>),
     // Applicators to children.
     Properties(Box<[(Box<str>, NodeId)]>),
-    PatternProperties(Box<[(Arc<Pattern>, NodeId)]>),
+    /// Each pattern with its source (a step of the keyword location).
+    PatternProperties(Box<[PatternProperty]>),
     AdditionalProperties {
         schema: NodeId,
         names: Box<[Box<str>]>,
@@ -132,6 +138,7 @@ pub(crate) enum Keyword {
     ExclusiveMaximum(Number),
     MinLength(u64),
     MaxLength(u64),
+    Format(Format),
     Pattern {
         pattern: Arc<Pattern>,
         source: Box<str>,

@@ -52,7 +52,11 @@ pub(crate) fn compile_pattern_properties(c: &mut Compiler<'_>, at: &At<'_>, valu
             crate::standard::registry::pointer_token(source)
         );
         let pattern = super::strings::pattern(c, pointer, source)?;
-        entries.push((pattern, c.child_named(at, "patternProperties", source)?));
+        entries.push((
+            Box::from(source.as_str()),
+            pattern,
+            c.child_named(at, "patternProperties", source)?,
+        ));
     }
     entry(
         "patternProperties",
@@ -294,7 +298,7 @@ impl Walk<'_> {
     pub(crate) fn check_pattern_properties<'a, V: Value<'a>>(
         &mut self,
         at: &Checked<'_>,
-        patterns: &[(Arc<Pattern>, NodeId)],
+        patterns: &[super::PatternProperty],
         instance: V,
         kp: &Path<'_>,
         ip: &Path<'_>,
@@ -313,7 +317,7 @@ impl Walk<'_> {
                     "object has a key that is not valid UTF-8".to_string()
                 });
             };
-            for (pattern, node) in patterns {
+            for (source, pattern, node) in patterns {
                 self.charge(1 + name.len() as u64 / 16)?;
                 if !pattern.search(name).map_err(|_| Limit::Work)? {
                     continue;
@@ -321,7 +325,8 @@ impl Walk<'_> {
                 if let Some(ann) = ann.as_deref_mut() {
                     ann.mark(i);
                 }
-                if !self.node(*node, value, kp, &ip.push(Seg::Name(&text)), None)? {
+                let kp = kp.push(Seg::Name(source.as_bytes()));
+                if !self.node(*node, value, &kp, &ip.push(Seg::Name(&text)), None)? {
                     valid = false;
                     if !self.collect || self.full {
                         return Ok(false);
@@ -461,6 +466,7 @@ impl Walk<'_> {
         };
         let mut valid = true;
         for (present, required) in rules {
+            self.charge(1)?;
             if !keys.has(present) {
                 continue;
             }
@@ -497,6 +503,7 @@ impl Walk<'_> {
         };
         let mut valid = true;
         for (present, node) in schemas {
+            self.charge(1)?;
             if !keys.has(present) {
                 continue;
             }

@@ -65,18 +65,23 @@ impl Walk<'_> {
     ) -> Step {
         let v = self.v;
         // The outermost resource of the dynamic scope that declares the
-        // anchor wins.
-        let target = self
-            .scope
-            .iter()
-            .filter_map(|&r| v.resources.get(r as usize))
-            .find_map(|r| {
-                r.dynamic_anchors
-                    .iter()
-                    .find(|(name, _)| &**name == anchor)
-                    .map(|(_, node)| *node)
-            })
-            .unwrap_or(fallback);
+        // anchor wins. Reading the scope is work: it can hold up to the
+        // depth limit of resources, each with many anchors.
+        let mut target = fallback;
+        for &r in &self.scope {
+            let Some(resource) = v.resources.get(r as usize) else {
+                continue;
+            };
+            self.charge(1 + resource.dynamic_anchors.len() as u64 / 16)?;
+            if let Some((_, node)) = resource
+                .dynamic_anchors
+                .iter()
+                .find(|(name, _)| &**name == anchor)
+            {
+                target = *node;
+                break;
+            }
+        }
         self.node(target, instance, kp, ip, ann)
     }
 
@@ -95,6 +100,7 @@ impl Walk<'_> {
             // From the innermost resource outwards, as long as each root
             // also sets `$recursiveAnchor`.
             for &r in self.scope.iter().rev() {
+                self.charge(1)?;
                 match v.resources.get(r as usize).and_then(|r| r.root) {
                     Some(root) if anchored(root) => chosen = root,
                     _ => break,
