@@ -388,6 +388,10 @@ impl Pattern {
     /// source compiled before in standard mode (never one compiled for the
     /// gateway). The result is the same either way.
     pub fn compile_standard_shared(source: &[u8]) -> Result<Arc<Pattern>, PatternError> {
+        if source.len() > MAX_PATTERN_BYTES {
+            // Before copying a source of any size into a key.
+            return Err(PatternError::TooLarge);
+        }
         let key = standard_key(source);
         if let Some(found) = with_pattern_cache(|c| c.by_source.get(key.as_slice()).cloned()) {
             return Ok(found);

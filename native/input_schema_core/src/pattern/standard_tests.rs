@@ -416,6 +416,11 @@ fn the_gateway_limits_apply() {
         standard_error(&"a".repeat(MAX_PATTERN_BYTES + 1)),
         PatternError::TooLarge
     );
+    let huge = "a".repeat(4 << 20);
+    assert_eq!(
+        Pattern::compile_standard_shared(huge.as_bytes()).err(),
+        Some(PatternError::TooLarge)
+    );
     // Over the size limit is refused before anything is read.
     assert_eq!(
         standard_error(&format!("{}\\1", "{".repeat(MAX_PATTERN_BYTES))),
