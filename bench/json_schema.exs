@@ -162,7 +162,8 @@ row = fn label, {median, p99}, reference ->
   ratio =
     if reference, do: " [#{:erlang.float_to_binary(median / reference, decimals: 2)}]", else: ""
 
-  :io.format("  ~-34s ~10.0f ~10.0f~s~n", [label, median, p99, ratio])
+  number = &(&1 |> round() |> Integer.to_string() |> String.pad_leading(10))
+  IO.puts("  #{String.pad_trailing(label, 34)} #{number.(median)} #{number.(p99)}#{ratio}")
 end
 
 for {name, schema, valid, invalid, {ref_valid, ref_invalid, ref_cold}} <- StandardShapes.shapes() do
