@@ -166,13 +166,16 @@ defmodule Backplane.JSONSchemaTest do
       refute JSONSchema.valid?(asserted, "bob at example")
       assert JSONSchema.valid?(asserted, "bob@example.com")
 
-      assert {:error, [%ValidationError{keyword: "format", message: "string is not a valid email"}]} =
+      assert {:error,
+              [%ValidationError{keyword: "format", message: "string is not a valid email"}]} =
                JSONSchema.validate(asserted, "bob at example")
 
       {:ok, unknown} = JSONSchema.compile(%{"format" => "no-such-format"}, formats: :assert)
       assert JSONSchema.valid?(unknown, "anything")
       # Each dialect checks its own list: `duration` is not a draft-7 format.
-      {:ok, draft7} = JSONSchema.compile(%{"format" => "duration"}, formats: :assert, dialect: :draft7)
+      {:ok, draft7} =
+        JSONSchema.compile(%{"format" => "duration"}, formats: :assert, dialect: :draft7)
+
       assert JSONSchema.valid?(draft7, "not a duration")
     end
 

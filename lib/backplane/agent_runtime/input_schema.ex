@@ -7,7 +7,9 @@ defmodule Backplane.AgentRuntime.InputSchema do
   or type is `:unsupported_capability`; a malformed schema or arguments that
   break a constraint are `:validation`; a pattern search over the work limit
   or arguments nested too deep are `:execution_failure`. Neither function
-  raises; arguments come back unchanged (defaults are never inserted).
+  raises on any schema or arguments (only a wrong option is an
+  `ArgumentError`); arguments come back unchanged (defaults are never
+  inserted).
 
       iex> alias Backplane.AgentRuntime.InputSchema
       iex> schema = %{"type" => "object", "properties" => %{"path" => %{"type" => "string"}}, "required" => ["path"]}
