@@ -88,6 +88,10 @@ defmodule Backplane.JSONSchemaTest do
     test "1.0 is an integer and a non-object root is fine" do
       assert JSONSchema.valid?(%{"type" => "integer"}, 1.0)
       refute JSONSchema.valid?(%{"type" => "integer"}, 1.5)
+      # Draft 4: an integer is written without a fraction.
+      {:ok, draft4} = JSONSchema.compile(%{"type" => "integer"}, dialect: :draft4)
+      refute JSONSchema.valid?(draft4, 1.0)
+      assert JSONSchema.valid?(draft4, 1)
     end
 
     test "if/then/else, patternProperties and unevaluatedProperties run" do

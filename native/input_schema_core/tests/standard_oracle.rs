@@ -30,13 +30,12 @@
 //!
 //! Differences kept out of the generated space (each found by this test,
 //! each checked by hand):
-//! - Draft 4 and `1.0`: here a number with a zero fraction is an integer in
-//!   every dialect; `jsonschema` follows draft 4's own definition ("a JSON
-//!   number without a fraction or exponent part"), as the suite's optional
-//!   `draft4/optional/zeroTerminatedFloats.json` does: `{"type":
-//!   "integer"}` and `1.0` are valid here, invalid there. Draft 4
-//!   instances are written without such numbers (`1.0` becomes `1`);
-//!   schemas keep them (`enum: [1.0]` against `1` agrees).
+//! - Draft 4 and `1.0` (no longer a difference): both sides follow draft 4's
+//!   own definition of an integer ("a JSON number without a fraction or
+//!   exponent part"), so `{"type": "integer"}` refuses `1.0` in draft 4 and
+//!   accepts it from draft 6. This test found the difference first; draft
+//!   4 instances are still written without such numbers (`1.0` becomes
+//!   `1`), and schemas keep them (`enum: [1.0]` against `1` agrees).
 //! - Numbers written with a fraction or an exponent are read as doubles
 //!   here; `jsonschema` (arbitrary precision) keeps the decimal:
 //!   `9007199254740993.0` is 9007199254740992 here, so `{"enum":

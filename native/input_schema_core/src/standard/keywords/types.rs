@@ -8,9 +8,10 @@ use super::type_bits::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use super::{entry, Compiled, Keyword};
 use crate::json::JsonRef;
 use crate::standard::compiler::{At, Compiler};
+use crate::standard::dialect::Dialect;
 use crate::standard::walk::{At as Checked, Path, Step, Walk};
-use crate::standard::CompileError;
-use crate::value::{equals, Datum, Kind, Number, Value};
+use crate::standard::{CompileError, Limit};
+use crate::value::{equals, Datum, Kind, ListLength, Number, Shape, Value};
 
 /// Deepest `enum`/`const` value read from a schema.
 const MAX_DATUM_DEPTH: usize = 128;
@@ -28,6 +29,11 @@ fn type_bit(name: &str) -> Option<u8> {
     })
 }
 
+/// Draft 4: an integer is a number written without a fraction or exponent,
+/// so a float is never one (`1.0` is not an integer); from draft 6 on, a
+/// number with a zero fraction is.
+const FLOATS_ARE_NEVER_INTEGERS: u8 = 128;
+
 pub(crate) fn compile_type(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
     let malformed = || at.invalid("type", "a type name or a list of type names");
     let bits = match value {
@@ -41,7 +47,12 @@ pub(crate) fn compile_type(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> 
         }
         _ => return Err(malformed()),
     };
-    entry("type", Keyword::Type(bits))
+    let strict = if at.scope.dialect == Dialect::Draft4 {
+        FLOATS_ARE_NEVER_INTEGERS
+    } else {
+        0
+    };
+    entry("type", Keyword::Type(bits | strict))
 }
 
 pub(crate) fn datum(at: &At<'_>, key: &str, value: &Json) -> Result<Datum, CompileError> {
@@ -67,13 +78,13 @@ pub(crate) fn compile_const(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) ->
 }
 
 /// The JSON type bits an instance has (`integer` also has `number`).
-pub(crate) fn instance_type<'a, V: Value<'a>>(instance: V) -> u8 {
+pub(crate) fn instance_type<'a, V: Value<'a>>(instance: V, floats_are_integers: bool) -> u8 {
     match instance.kind() {
         Kind::Nil => NULL,
         Kind::Bool => BOOLEAN,
         Kind::Integer => INTEGER | NUMBER,
         Kind::Float => match instance.number() {
-            Some(Number::Float(f)) if f.fract() == 0.0 => INTEGER | NUMBER,
+            Some(Number::Float(f)) if floats_are_integers && f.fract() == 0.0 => INTEGER | NUMBER,
             _ => NUMBER,
         },
         Kind::Binary => match instance.bytes() {
@@ -116,7 +127,8 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        if instance_type(instance) & types != 0 {
+        let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
+        if instance_type(instance, floats_are_integers) & types & !FLOATS_ARE_NEVER_INTEGERS != 0 {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {
@@ -134,7 +146,7 @@ impl Walk<'_> {
     ) -> Step {
         for choice in choices {
             self.charge(1)?;
-            if equals(instance, choice) && same_kinds(instance, choice) {
+            if self.equals_charged(instance, choice)? && same_kinds(instance, choice) {
                 return Ok(true);
             }
         }
@@ -151,10 +163,54 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        if equals(instance, value) && same_kinds(instance, value) {
+        if self.equals_charged(instance, value)? && same_kinds(instance, value) {
             return Ok(true);
         }
         self.fail(at, kp, ip, || "instance is not the value of const".to_string())
+    }
+
+    /// [`equals`], with the list cells counted and every item and entry
+    /// compared charged to the work limit: an `enum` of long lists, or a
+    /// `const` under a wide `anyOf`, compares as much of the instance as
+    /// matches, each time.
+    fn equals_charged<'a, V: Value<'a>>(&self, instance: V, datum: &Datum) -> Result<bool, Limit> {
+        match (instance.shape(), datum) {
+            (Shape::List, Datum::List(choices)) => {
+                let len = choices.len();
+                self.charge(len as u64 / 8)?;
+                if !matches!(instance.list_len_within(len), ListLength::Proper(n) if n == len) {
+                    return Ok(false);
+                }
+                for (item, choice) in instance.list_items().zip(choices.iter()) {
+                    self.charge(1)?;
+                    if !crate::stack::deep(|| self.equals_charged(item, choice))? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Shape::Map, Datum::Map(choices)) => {
+                if instance.map_len() != choices.len() {
+                    return Ok(false);
+                }
+                for (key, item) in instance.map_entries() {
+                    self.charge(1)?;
+                    let Shape::Binary(key) = key.shape() else {
+                        return Ok(false);
+                    };
+                    let choice = choices
+                        .binary_search_by(|(name, _)| (**name).cmp(key))
+                        .ok()
+                        .and_then(|at| choices.get(at));
+                    match choice {
+                        Some((_, choice)) if crate::stack::deep(|| self.equals_charged(item, choice))? => {}
+                        _ => return Ok(false),
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(equals(instance, datum)),
+        }
     }
 }
 
