@@ -374,13 +374,21 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         Self::abort(ArgumentError::NoAnyOfMatch { path: path.render() })
     }
 
-    /// One frame of the walk. Every fourth frame checks the stack first
-    /// (`stack::deep`): a frame takes a few KiB at most, so the frames
-    /// between two checks stay far inside the red zone, and the shallow
-    /// walks of ordinary tool calls never pay for a check.
+    /// One frame of the walk, on the node `id` names.
     #[inline(always)]
     fn check_id(self, id: NodeId, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         let node = self.node(id, path)?;
+        self.check_frame(node, value, path, depth)
+    }
+
+    /// One frame of the walk. Every frame comes through here, one frame
+    /// count (levels and hops) deeper than the frame that called it, so
+    /// every fourth nested frame checks the stack first (`stack::deep`): a
+    /// frame takes a few KiB at most, so the frames between two checks stay
+    /// far inside the red zone, and the shallow walks of ordinary tool calls
+    /// never pay for a check.
+    #[inline(always)]
+    fn check_frame(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         if (levels(depth) + depth / HOP) % STACK_STRIDE == STACK_STRIDE - 1 {
             return self.check_deep(node, value, path, depth);
         }
@@ -591,14 +599,14 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             let attempt = self.with_mode(Mode::OptimisticBranch);
             // A success is final; a failure may be a mismatch or an aborting
             // error, which only the ordered probe below tells apart.
-            match attempt.check(branch, value, path, depth) {
+            match attempt.check_frame(branch, value, path, depth) {
                 Ok(()) => return Ok(true),
                 Err(Failure::OverBudget) => return Err(Failure::OverBudget),
                 Err(Failure::Mismatch | Failure::Error(_) | Failure::Full) => {}
             }
         }
         let probe = self.with_mode(Mode::Probe);
-        match probe.check(branch, value, path, depth) {
+        match probe.check_frame(branch, value, path, depth) {
             Ok(()) => Ok(true),
             Err(Failure::Mismatch) => Ok(false),
             Err(Failure::Error(error)) if !error.is_aborting() => Ok(false),
@@ -933,7 +941,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                 nodes: self.nodes,
             };
             let key_path = root_path();
-            match probe.check(schema, Text(name), &key_path, depth + 1) {
+            match probe.check_frame(schema, Text(name), &key_path, depth + 1) {
                 Ok(()) => {}
                 Err(Failure::OverBudget) => return Err(Failure::OverBudget),
                 Err(Failure::Error(error)) if error.is_aborting() => {
