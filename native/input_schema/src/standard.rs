@@ -16,7 +16,8 @@ use crate::resource;
 use crate::term::BeamTerm;
 use input_schema_core::budget::Budget;
 use input_schema_core::standard::{
-    CompileError, Dialect, FormatMode, Limit, Options, OutputUnit, Validator, COMPILE_BUDGET, WALK_BUDGET,
+    CompileError, Dialect, FormatMode, Limit, Options, OutputUnit, Validator, COMPILE_BUDGET,
+    MAX_SCHEMA_DEPTH, WALK_BUDGET,
 };
 use input_schema_core::value::Value;
 
@@ -25,6 +26,7 @@ use crate::nif::INLINE_BUDGET;
 mod atoms {
     rustler::atoms! {
         dirty,
+        foreign,
         limit,
         work,
         depth,
@@ -52,104 +54,143 @@ mod atoms {
     }
 }
 
-/// Deepest schema term read (the compiler's own limit is lower; this one
-/// bounds the reading).
-const MAX_TERM_DEPTH: usize = 256;
+/// Deepest schema term read: two terms a subschema level (`properties`,
+/// then the name) for every level the compiler allows, and an `enum` or
+/// `const` value's own nesting below that. Past it the rest of the document
+/// is not read (it is refused as too deep), so that neither the reading nor
+/// dropping what was read recurses without bound.
+const MAX_TERM_DEPTH: usize = 2 * MAX_SCHEMA_DEPTH + 130;
 
-/// Most terms a schema (with its resources) may have when read.
-const MAX_SCHEMA_TERMS: usize = 4_000_000;
+/// Most terms a schema (with its resources) may have when read on a dirty
+/// scheduler: the reading's own budget, apart from the compile's.
+const MAX_SCHEMA_TERMS: u64 = 4_000_000;
 
-/// Why a term is not a JSON schema document.
-struct NotJson {
-    pointer: String,
-}
-
-/// Reads a schema term as JSON: maps with binary or atom keys, lists,
-/// binaries (UTF-8), numbers, `true`, `false`, `nil`. Every term read is
-/// charged to `budget`.
-fn to_json(term: Term<'_>, depth: usize, budget: &Budget, pointer: &mut String) -> Result<Json, Stop> {
-    input_schema_core::stack::deep(|| {
-        budget.charge(1).map_err(|_| Stop::Budget)?;
-        let depth = depth.checked_sub(1).ok_or_else(|| not_json(pointer))?;
-        Ok(match term.get_type() {
-            TermType::Atom => match term.atom_to_string().map_err(|_| not_json(pointer))?.as_str() {
-                "nil" => Json::Null,
-                "true" => Json::Bool(true),
-                "false" => Json::Bool(false),
-                _ => return Err(not_json(pointer)),
-            },
-            TermType::Binary => {
-                let bytes = BeamTerm(term).bytes().ok_or_else(|| not_json(pointer))?;
-                budget.charge(bytes.len() as u64 / 64).map_err(|_| Stop::Budget)?;
-                Json::String(String::from_utf8(bytes.to_vec()).map_err(|_| not_json(pointer))?)
-            }
-            TermType::Integer => match term.decode::<i64>() {
-                Ok(n) => Json::Number(n.into()),
-                Err(_) => {
-                    let big: num_bigint::BigInt = term.decode().map_err(|_| not_json(pointer))?;
-                    Json::Number(
-                        big.to_string()
-                            .parse::<JsonNumber>()
-                            .map_err(|_| not_json(pointer))?,
-                    )
-                }
-            },
-            TermType::Float => {
-                let f: f64 = term.decode().map_err(|_| not_json(pointer))?;
-                Json::Number(JsonNumber::from_f64(f).ok_or_else(|| not_json(pointer))?)
-            }
-            TermType::List => {
-                let mut items = Vec::new();
-                let mut tail = term;
-                while let Ok((head, rest)) = tail.list_get_cell() {
-                    let mark = pointer.len();
-                    pointer.push_str(&format!("/{}", items.len()));
-                    items.push(to_json(head, depth, budget, pointer)?);
-                    pointer.truncate(mark);
-                    tail = rest;
-                }
-                if !tail.is_empty_list() {
-                    return Err(not_json(pointer));
-                }
-                Json::Array(items)
-            }
-            TermType::Map => {
-                if BeamTerm(term).is_struct() {
-                    return Err(not_json(pointer));
-                }
-                let mut map = Map::new();
-                for (k, v) in rustler::types::map::MapIterator::new(term).ok_or_else(|| not_json(pointer))? {
-                    let key = match k.get_type() {
-                        TermType::Atom => k.atom_to_string().map_err(|_| not_json(pointer))?,
-                        TermType::Binary => {
-                            String::from_utf8(BeamTerm(k).bytes().ok_or_else(|| not_json(pointer))?.to_vec())
-                                .map_err(|_| not_json(pointer))?
-                        }
-                        _ => return Err(not_json(pointer)),
-                    };
-                    let mark = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-                    let value = to_json(v, depth, budget, pointer)?;
-                    pointer.truncate(mark);
-                    map.insert(key, value);
-                }
-                Json::Object(map)
-            }
-            _ => return Err(not_json(pointer)),
-        })
-    })
+/// A step of the path the reader is at, kept as terms so that a pointer is
+/// rendered only for an error.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Index(usize),
+    Key(Term<'a>),
 }
 
 enum Stop {
     Budget,
-    NotJson(NotJson),
+    NotJson(String),
 }
 
-fn not_json(pointer: &str) -> Stop {
-    Stop::NotJson(NotJson {
-        pointer: pointer.to_string(),
-    })
+/// Reads schema terms as JSON: maps with binary or atom keys, lists,
+/// binaries (UTF-8), numbers, `true`, `false`, `nil`. Every term read is
+/// charged to the budget. A value nested past [`MAX_TERM_DEPTH`] is read as
+/// `null` and the first such place is kept: the caller refuses the schema
+/// as too deep, never compiles it.
+struct Reader<'a, 'b> {
+    budget: &'b Budget,
+    path: Vec<Step<'a>>,
+    cut_at: Option<String>,
+}
+
+impl<'a> Reader<'a, '_> {
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            out.push('/');
+            match step {
+                Step::Index(i) => out.push_str(&i.to_string()),
+                Step::Key(key) => {
+                    let text = match key.get_type() {
+                        TermType::Atom => key.atom_to_string().unwrap_or_default(),
+                        _ => String::from_utf8_lossy(BeamTerm(*key).bytes().unwrap_or_default()).into_owned(),
+                    };
+                    out.push_str(&text.replace('~', "~0").replace('/', "~1"));
+                }
+            }
+        }
+        out
+    }
+
+    fn not_json(&self) -> Stop {
+        Stop::NotJson(self.pointer())
+    }
+
+    fn read(&mut self, term: Term<'a>) -> Result<Json, Stop> {
+        input_schema_core::stack::deep(|| {
+            self.budget.charge(1).map_err(|_| Stop::Budget)?;
+            if self.path.len() >= MAX_TERM_DEPTH {
+                if self.cut_at.is_none() {
+                    self.cut_at = Some(self.pointer());
+                }
+                return Ok(Json::Null);
+            }
+            Ok(match term.get_type() {
+                TermType::Atom => match term.atom_to_string().map_err(|_| self.not_json())?.as_str() {
+                    "nil" => Json::Null,
+                    "true" => Json::Bool(true),
+                    "false" => Json::Bool(false),
+                    _ => return Err(self.not_json()),
+                },
+                TermType::Binary => Json::String(self.text(term)?),
+                TermType::Integer => match term.decode::<i64>() {
+                    Ok(n) => Json::Number(n.into()),
+                    Err(_) => {
+                        let big: num_bigint::BigInt = term.decode().map_err(|_| self.not_json())?;
+                        Json::Number(
+                            big.to_string()
+                                .parse::<JsonNumber>()
+                                .map_err(|_| self.not_json())?,
+                        )
+                    }
+                },
+                TermType::Float => {
+                    let f: f64 = term.decode().map_err(|_| self.not_json())?;
+                    Json::Number(JsonNumber::from_f64(f).ok_or_else(|| self.not_json())?)
+                }
+                TermType::List => {
+                    let mut items = Vec::new();
+                    let mut tail = term;
+                    while let Ok((head, rest)) = tail.list_get_cell() {
+                        self.path.push(Step::Index(items.len()));
+                        items.push(self.read(head)?);
+                        self.path.pop();
+                        tail = rest;
+                    }
+                    if !tail.is_empty_list() {
+                        return Err(self.not_json());
+                    }
+                    Json::Array(items)
+                }
+                TermType::Map => {
+                    if BeamTerm(term).is_struct() {
+                        return Err(self.not_json());
+                    }
+                    let mut map = Map::new();
+                    let entries =
+                        rustler::types::map::MapIterator::new(term).ok_or_else(|| self.not_json())?;
+                    for (key, value) in entries {
+                        let name = match key.get_type() {
+                            TermType::Atom => key.atom_to_string().map_err(|_| self.not_json())?,
+                            TermType::Binary => self.text(key)?,
+                            _ => return Err(self.not_json()),
+                        };
+                        self.path.push(Step::Key(key));
+                        let value = self.read(value)?;
+                        self.path.pop();
+                        map.insert(name, value);
+                    }
+                    Json::Object(map)
+                }
+                _ => return Err(self.not_json()),
+            })
+        })
+    }
+
+    /// A binary's text, charged by its length.
+    fn text(&self, term: Term<'a>) -> Result<String, Stop> {
+        let bytes = BeamTerm(term).bytes().ok_or_else(|| self.not_json())?;
+        self.budget
+            .charge(bytes.len() as u64 / 64)
+            .map_err(|_| Stop::Budget)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| self.not_json())
+    }
 }
 
 fn dialect_of(name: Atom) -> Option<Dialect> {
@@ -261,76 +302,82 @@ fn limit_error<'a>(env: Env<'a>, limit: Limit) -> Term<'a> {
         .encode(env)
 }
 
-/// Compiles; `None` when the inline budget ran out.
+/// Compiles; `None` when the inline budget ran out. Reading and compiling
+/// each have their budget; inline, both are the one inline budget.
+#[allow(clippy::too_many_arguments)]
 fn compile<'a>(
     env: Env<'a>,
     schema: Term<'a>,
     dialect: Atom,
     resources: Term<'a>,
     formats: Atom,
-    budget: &Budget,
+    read_budget: &Budget,
+    compile_budget: &Budget,
     inline: bool,
 ) -> Option<Term<'a>> {
     let Some(dialect) = dialect_of(dialect) else {
         return Some(atom::badarg().encode(env));
     };
-    let read = |term: Term<'a>, at: &str| -> Result<Json, Stop> {
-        let mut pointer = at.to_string();
-        input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
-            to_json(term, MAX_TERM_DEPTH, budget, &mut pointer)
-        })
-    };
-    let not_json = |e: NotJson| Some(compile_error(env, &CompileError::NotJson { pointer: e.pointer }));
-    let json = match read(schema, "") {
-        Ok(json) => json,
-        Err(Stop::Budget) => {
-            return inline.then_some(()).map_or_else(
-                || Some(compile_error(env, &CompileError::CompileBudget)),
-                |_| None,
-            )
-        }
-        Err(Stop::NotJson(e)) => return not_json(e),
-    };
-    let mut documents = Vec::new();
-    if let Some(entries) = rustler::types::map::MapIterator::new(resources) {
-        for (uri, document) in entries {
-            let Some(uri) = BeamTerm(uri).bytes().and_then(|b| std::str::from_utf8(b).ok()) else {
-                return Some(atom::badarg().encode(env));
-            };
-            match read(document, "") {
-                Ok(json) => documents.push((uri.to_string(), json)),
-                Err(Stop::Budget) => {
-                    return inline.then_some(()).map_or_else(
-                        || Some(compile_error(env, &CompileError::CompileBudget)),
-                        |_| None,
-                    )
+    // The documents read are dropped here too: their nesting is bounded,
+    // and so is the stack that takes.
+    input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
+        let over_budget = || (!inline).then(|| compile_error(env, &CompileError::CompileBudget));
+        let mut reader = Reader {
+            budget: read_budget,
+            path: Vec::new(),
+            cut_at: None,
+        };
+        let json = match reader.read(schema) {
+            Ok(json) => json,
+            Err(Stop::Budget) => return over_budget(),
+            Err(Stop::NotJson(pointer)) => {
+                return Some(compile_error(env, &CompileError::NotJson { pointer }))
+            }
+        };
+        let mut documents = Vec::new();
+        if let Some(entries) = rustler::types::map::MapIterator::new(resources) {
+            for (uri, document) in entries {
+                let Some(uri) = BeamTerm(uri).bytes().and_then(|b| std::str::from_utf8(b).ok()) else {
+                    return Some(atom::badarg().encode(env));
+                };
+                match reader.read(document) {
+                    Ok(json) => documents.push((uri.to_string(), json)),
+                    Err(Stop::Budget) => return over_budget(),
+                    Err(Stop::NotJson(pointer)) => {
+                        return Some(compile_error(env, &CompileError::NotJson { pointer }))
+                    }
                 }
-                Err(Stop::NotJson(e)) => return not_json(e),
             }
         }
-    }
-    let options = Options {
-        dialect,
-        resources: documents,
-        formats: if formats == atoms::assert() {
-            FormatMode::Assert
+        if let Some(pointer) = reader.cut_at {
+            // Cut short: where the schema nests past the compiler's limit, if
+            // the part read shows it, else where the reading stopped.
+            let error = Validator::nesting_error(&json, dialect).unwrap_or(CompileError::TooDeep { pointer });
+            return Some(compile_error(env, &error));
+        }
+        let options = Options {
+            dialect,
+            resources: documents,
+            formats: if formats == atoms::assert() {
+                FormatMode::Assert
+            } else {
+                FormatMode::Annotate
+            },
+        };
+        let compiled = if inline {
+            Validator::compile_inline(&json, &options, compile_budget)
         } else {
-            FormatMode::Annotate
-        },
-    };
-    let compiled = if inline {
-        Validator::compile_inline(&json, &options, budget)
-    } else {
-        Validator::compile_within(&json, &options, budget)
-    };
-    match compiled {
-        Ok(validator) => match resource::make_standard(env, Arc::new(validator)) {
-            Some(resource) => Some((atom::ok(), resource).encode(env)),
-            None => Some(compile_error(env, &CompileError::CompileBudget)),
-        },
-        Err(CompileError::CompileBudget) if inline => None,
-        Err(error) => Some(compile_error(env, &error)),
-    }
+            Validator::compile_within(&json, &options, compile_budget)
+        };
+        match compiled {
+            Ok(validator) => match resource::make_standard(env, Arc::new(validator)) {
+                Some(resource) => Some((atom::ok(), resource).encode(env)),
+                None => Some(compile_error(env, &CompileError::CompileBudget)),
+            },
+            Err(CompileError::CompileBudget) if inline => None,
+            Err(error) => Some(compile_error(env, &error)),
+        }
+    })
 }
 
 #[rustler::nif]
@@ -343,7 +390,7 @@ fn json_schema_compile<'a>(
 ) -> Term<'a> {
     guarded(env, || {
         let budget = Budget::new(INLINE_BUDGET);
-        compile(env, schema, dialect, resources, formats, &budget, true)
+        compile(env, schema, dialect, resources, formats, &budget, &budget, true)
             .unwrap_or_else(|| atoms::dirty().encode(env))
     })
 }
@@ -357,9 +404,19 @@ fn json_schema_compile_dirty<'a>(
     formats: Atom,
 ) -> Term<'a> {
     guarded(env, || {
-        let budget = Budget::new(COMPILE_BUDGET + MAX_SCHEMA_TERMS as u64);
-        compile(env, schema, dialect, resources, formats, &budget, false)
-            .unwrap_or_else(|| compile_error(env, &CompileError::CompileBudget))
+        let read_budget = Budget::new(MAX_SCHEMA_TERMS);
+        let compile_budget = Budget::new(COMPILE_BUDGET);
+        compile(
+            env,
+            schema,
+            dialect,
+            resources,
+            formats,
+            &read_budget,
+            &compile_budget,
+            false,
+        )
+        .unwrap_or_else(|| compile_error(env, &CompileError::CompileBudget))
     })
 }
 
@@ -372,8 +429,11 @@ fn validate<'a>(
     budget: &Budget,
     inline: bool,
 ) -> Option<Term<'a>> {
+    // A reference this image did not make (another node's, or from before
+    // an upgrade to another library image): the caller compiles the
+    // struct's schema again.
     let Some(validator) = resource::get_standard(compiled) else {
-        return Some(atom::badarg().encode(env));
+        return Some(atoms::foreign().encode(env));
     };
     let instance = BeamTerm(instance);
     if mode == atoms::valid() {

@@ -139,9 +139,15 @@ pub(crate) fn check_metaschema(
 /// `TooDeep` where the document scan finds the schema nested past the
 /// schema depth limit; otherwise the compile budget's error.
 fn too_deep(schema: &Json, dialect: Dialect, budget: &Budget) -> CompileError {
+    nesting_error(schema, dialect, budget).unwrap_or(CompileError::CompileBudget)
+}
+
+/// `TooDeep` where the document scan finds the schema nested past the
+/// schema depth limit.
+pub(crate) fn nesting_error(schema: &Json, dialect: Dialect, budget: &Budget) -> Option<CompileError> {
     match Registry::new(Limits::default()).add_document(schema, DEFAULT_BASE, dialect, budget) {
-        Err(error @ CompileError::TooDeep { .. }) => error,
-        _ => CompileError::CompileBudget,
+        Err(error @ CompileError::TooDeep { .. }) => Some(error),
+        _ => None,
     }
 }
 

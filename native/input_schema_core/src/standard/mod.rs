@@ -150,6 +150,14 @@ impl Validator {
         })
     }
 
+    /// Where `schema` nests past [`MAX_SCHEMA_DEPTH`], as the compiler would
+    /// report it (`CompileError::TooDeep`); `None` when it does not. For a
+    /// reader that had to cut a document short: the schema-level place is
+    /// what a caller can act on.
+    pub fn nesting_error(schema: &Json, dialect: Dialect) -> Option<CompileError> {
+        compiler::nesting_error(schema, dialect, &Budget::new(COMPILE_BUDGET))
+    }
+
     /// Compiles without the metaschema check (the metaschemas themselves).
     pub(crate) fn compile_unchecked(
         schema: &Json,
