@@ -92,9 +92,26 @@ defmodule Backplane.JSONSchema do
       end
 
     case result do
-      {:ok, resource} -> {:ok, %Compiled{resource: resource, dialect: dialect, formats: formats}}
-      {:error, details} when is_map(details) -> {:error, CompileError.new(details)}
-      {:error, :panic} -> {:error, CompileError.internal()}
+      {:ok, resource} ->
+        {:ok,
+         %Compiled{
+           resource: resource,
+           schema: schema,
+           dialect: dialect,
+           formats: formats,
+           resources: resources
+         }}
+
+      {:error, details} when is_map(details) ->
+        {:error, CompileError.new(details)}
+
+      {:error, :panic} ->
+        {:error, CompileError.internal()}
+
+      # Options are checked before the NIF is called; anything else it
+      # could answer is refused, never taken for a compiled schema.
+      _ ->
+        {:error, CompileError.internal()}
     end
   end
 
@@ -115,13 +132,13 @@ defmodule Backplane.JSONSchema do
           | {:error, [ValidationError.t()] | map() | CompileError.t() | LimitError.t()}
   def validate(schema, instance, opts \\ [])
 
-  def validate(%Compiled{resource: resource}, instance, []), do: run(resource, instance, :all)
+  def validate(%Compiled{} = compiled, instance, []), do: run(compiled, instance, :all)
 
   def validate(schema, instance, opts) do
     {output, compile_opts} = validate_options!(opts)
 
-    with {:ok, resource} <- resource(schema, compile_opts) do
-      case run(resource, instance, :all) do
+    with {:ok, compiled} <- compiled(schema, compile_opts) do
+      case run(compiled, instance, :all) do
         {:error, units} when is_list(units) and output == :basic -> {:error, basic(units)}
         result -> result
       end
@@ -134,31 +151,58 @@ defmodule Backplane.JSONSchema do
   `false` (fail closed).
   """
   @spec valid?(Compiled.t() | schema(), term()) :: boolean()
-  def valid?(%Compiled{resource: resource}, instance), do: run(resource, instance, :valid) == true
+  def valid?(%Compiled{} = compiled, instance), do: run(compiled, instance, :valid) == true
 
   def valid?(schema, instance) do
-    case resource(schema, []) do
-      {:ok, resource} -> run(resource, instance, :valid) == true
+    case compiled(schema, []) do
+      {:ok, compiled} -> run(compiled, instance, :valid) == true
       {:error, _} -> false
     end
   end
 
-  defp resource(%Compiled{resource: resource}, []), do: {:ok, resource}
+  defp compiled(%Compiled{} = compiled, []), do: {:ok, compiled}
 
-  defp resource(%Compiled{}, _opts) do
+  defp compiled(%Compiled{}, _opts) do
     raise ArgumentError,
           "compile options of validate/3 apply to a schema, not to a compiled one"
   end
 
-  defp resource(schema, opts) do
+  defp compiled(schema, opts) do
     {dialect, resources, formats} = compile_options!(opts, "validate/3")
-
-    with {:ok, %Compiled{resource: resource}} <-
-           compile_checked(schema, dialect, resources, formats),
-         do: {:ok, resource}
+    compile_checked(schema, dialect, resources, formats)
   end
 
-  defp run(resource, instance, mode) do
+  defp run(%Compiled{resource: resource} = compiled, instance, mode) do
+    case call(resource, instance, mode) do
+      :foreign -> run_foreign(compiled, instance, mode)
+      result -> result
+    end
+  end
+
+  # A struct whose graph this node's library did not make (it came from
+  # another node, or from before an upgrade to another build): its schema
+  # is compiled again here, with its options.
+  defp run_foreign(compiled, instance, mode) do
+    case Map.get(compiled, :schema) do
+      nil ->
+        {:error, CompileError.foreign()}
+
+      schema ->
+        resources = Map.get(compiled, :resources, %{})
+        dialect = Map.get(compiled, :dialect, :draft2020_12)
+        formats = Map.get(compiled, :formats, :annotate)
+
+        with {:ok, %Compiled{resource: resource}} <-
+               compile_checked(schema, dialect, resources, formats) do
+          case call(resource, instance, mode) do
+            :foreign -> {:error, CompileError.foreign()}
+            result -> result
+          end
+        end
+    end
+  end
+
+  defp call(resource, instance, mode) do
     result =
       case Native.json_schema_validate(resource, instance, mode) do
         :dirty ->

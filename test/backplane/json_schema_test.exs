@@ -240,6 +240,28 @@ defmodule Backplane.JSONSchemaTest do
       refute JSONSchema.valid?(schema, deep)
     end
 
+    test "a struct whose graph this node did not make is compiled again from its schema" do
+      {:ok, compiled} = JSONSchema.compile(@schema)
+      # As a struct from another node, or from another build, arrives: its
+      # resource is a reference this library did not make.
+      foreign = %{compiled | resource: make_ref()}
+      invalid = %{"id" => "ab", "items" => [1, -1]}
+
+      assert JSONSchema.validate(foreign, invalid) == JSONSchema.validate(compiled, invalid)
+      assert JSONSchema.valid?(foreign, %{"id" => "abc"})
+      refute JSONSchema.valid?(foreign, invalid)
+
+      assert JSONSchema.validate(%{foreign | schema: nil}, invalid) ==
+               {:error,
+                %CompileError{
+                  reason: :foreign,
+                  message:
+                    "compiled schema cannot be used on this node and carries no schema to compile again"
+                }}
+
+      refute JSONSchema.valid?(%{foreign | schema: nil}, %{"id" => "abc"})
+    end
+
     test "a compiled schema is a struct with its dialect" do
       assert {:ok, %Compiled{dialect: :draft7, formats: :annotate}} =
                JSONSchema.compile(%{}, dialect: :draft7)

@@ -7,7 +7,8 @@ defmodule Backplane.JSONSchema.CompileError do
       it), `:unknown_metaschema`, `:unknown_vocabulary`, `:pattern` (a
       pattern that needs backtracking or is not ECMAScript), `:invalid_keyword`,
       `:not_a_schema`, `:not_json` (a term that is not JSON), `:too_deep`,
-      `:compile_budget`, or `:internal`.
+      `:compile_budget`, `:foreign` (a struct whose graph this node did
+      not make and that carries no schema to compile again), or `:internal`.
     * `message`: the whole reason in words.
     * `pointer`: where in the schema, as a JSON Pointer (`nil` if none).
     * `uri`: the URI concerned (`nil` if none).
@@ -26,6 +27,15 @@ defmodule Backplane.JSONSchema.CompileError do
 
   @doc false
   def new(details), do: struct(__MODULE__, details)
+
+  @doc false
+  def foreign do
+    %__MODULE__{
+      reason: :foreign,
+      message:
+        "compiled schema cannot be used on this node and carries no schema to compile again"
+    }
+  end
 
   @doc false
   def internal do

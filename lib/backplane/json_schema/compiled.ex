@@ -1,16 +1,20 @@
 defmodule Backplane.JSONSchema.Compiled do
   @moduledoc """
   A schema compiled by `Backplane.JSONSchema.compile/2`: an immutable graph
-  held by the NIF, valid on the node that compiled it, for as long as the
-  term is referenced.
+  held by the NIF, for as long as the term is referenced. It also keeps the
+  schema and the options it was compiled with, so that a struct used where
+  its graph is not (on another node, or after an upgrade to another build
+  of the library) is compiled again there, with the same results.
   """
 
   @enforce_keys [:resource]
-  defstruct [:resource, :dialect, :formats]
+  defstruct [:resource, :schema, :dialect, :formats, resources: %{}]
 
   @type t :: %__MODULE__{
           resource: reference(),
+          schema: map() | boolean() | nil,
           dialect: atom(),
-          formats: :annotate | :assert
+          formats: :annotate | :assert,
+          resources: map()
         }
 end

@@ -44,6 +44,10 @@ defmodule Backplane.AgentRuntime.InputSchema.ReloadTest do
 
   test "reloads, purges and a new library file never break or change a call" do
     {:ok, compiled} = InputSchema.compile(@schema)
+    # The standard entry point's compiled schemas live in a resource type
+    # of their own, taken over on reload the same way.
+    {:ok, standard} = Backplane.JSONSchema.compile(@schema)
+    standard_expected = standard_results(standard)
 
     expected =
       for {arguments, opts, want} <- cases() do
@@ -66,6 +70,7 @@ defmodule Backplane.AgentRuntime.InputSchema.ReloadTest do
     for _round <- 1..6 do
       reload_all()
       wait_for_calls(workers)
+      assert standard_results(standard) == standard_expected
       purge_all()
     end
 
@@ -87,12 +92,16 @@ defmodule Backplane.AgentRuntime.InputSchema.ReloadTest do
       assert InputSchema.validate(compiled, arguments, opts) == result
     end
 
+    # So does a standard one (compiled again from the schema it carries).
+    assert standard_results(standard) == standard_expected
+
     # Back to the build's own file.
     true = :code.replace_path(:backplane_input_schema, String.to_charlist(ebin))
     purge_all()
     assert {:module, Native} = :code.load_file(Native)
     wait_for_calls(workers)
 
+    assert standard_results(standard) == standard_expected
     results = stop(workers)
     calls = Enum.sum(for {_, calls, _} <- results, do: calls)
     bad = Enum.flat_map(results, fn {_, _, bad} -> bad end)
@@ -109,6 +118,13 @@ defmodule Backplane.AgentRuntime.InputSchema.ReloadTest do
     legacy = Map.delete(compiled, :source)
     arguments = %{"path" => "a"}
     assert InputSchema.validate(legacy, arguments) == {:ok, arguments}
+  end
+
+  defp standard_results(compiled) do
+    for {arguments, _opts, _want} <- cases() do
+      {Backplane.JSONSchema.validate(compiled, arguments),
+       Backplane.JSONSchema.valid?(compiled, arguments)}
+    end
   end
 
   defp loop(n, compiled, expected, calls, bad) do
