@@ -13,7 +13,7 @@ use rustler::{Atom, Encoder, Env, Term, TermType};
 use serde_json::{Map, Number as JsonNumber, Value as Json};
 
 use crate::resource;
-use crate::term::BeamTerm;
+use crate::term::{binary, details_map, BeamTerm};
 use input_schema_core::budget::Budget;
 use input_schema_core::standard::{
     CompileError, Dialect, FormatMode, Limit, Options, OutputUnit, Validator, COMPILE_BUDGET,
@@ -216,29 +216,17 @@ fn guarded<'a>(env: Env<'a>, body: impl FnOnce() -> Term<'a>) -> Term<'a> {
     }
 }
 
-fn binary<'a>(env: Env<'a>, text: &str) -> Term<'a> {
-    let mut out = rustler::NewBinary::new(env, text.len());
-    out.as_mut_slice().copy_from_slice(text.as_bytes());
-    out.into()
-}
-
-fn map<'a>(env: Env<'a>, entries: &[(Atom, Term<'a>)]) -> Term<'a> {
-    let keys: Vec<Term<'a>> = entries.iter().map(|(k, _)| k.encode(env)).collect();
-    let values: Vec<Term<'a>> = entries.iter().map(|(_, v)| *v).collect();
-    Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
-}
-
 fn compile_error<'a>(env: Env<'a>, error: &CompileError) -> Term<'a> {
     let failures: Vec<Term<'a>> = match error {
         CompileError::Metaschema { failures, .. } => failures
             .iter()
             .map(|f| {
-                map(
+                details_map(
                     env,
                     &[
-                        (atoms::pointer(), binary(env, &f.pointer)),
-                        (atoms::keyword(), binary(env, f.keyword)),
-                        (atoms::message(), binary(env, &f.message)),
+                        (atoms::pointer(), binary(env, f.pointer.as_bytes())),
+                        (atoms::keyword(), binary(env, f.keyword.as_bytes())),
+                        (atoms::message(), binary(env, f.message.as_bytes())),
                     ],
                 )
             })
@@ -248,22 +236,22 @@ fn compile_error<'a>(env: Env<'a>, error: &CompileError) -> Term<'a> {
     let uri = match error {
         CompileError::UnresolvedReference { uri, .. }
         | CompileError::UnknownMetaschema { uri }
-        | CompileError::UnknownVocabulary { uri, .. } => binary(env, uri),
-        CompileError::Metaschema { metaschema, .. } => binary(env, metaschema),
+        | CompileError::UnknownVocabulary { uri, .. } => binary(env, uri.as_bytes()),
+        CompileError::Metaschema { metaschema, .. } => binary(env, metaschema.as_bytes()),
         _ => atom::nil().encode(env),
     };
     let pointer = match error.pointer() {
-        Some(pointer) => binary(env, pointer),
+        Some(pointer) => binary(env, pointer.as_bytes()),
         None => atom::nil().encode(env),
     };
     let reason = Atom::from_str(env, error.reason())
         .map(|a| a.encode(env))
         .unwrap_or_else(|_| atom::nil().encode(env));
-    let details = map(
+    let details = details_map(
         env,
         &[
             (atoms::reason(), reason),
-            (atoms::message(), binary(env, &error.to_string())),
+            (atoms::message(), binary(env, error.to_string().as_bytes())),
             (atoms::pointer(), pointer),
             (atoms::uri(), uri),
             (atoms::failures(), failures.encode(env)),
@@ -274,17 +262,23 @@ fn compile_error<'a>(env: Env<'a>, error: &CompileError) -> Term<'a> {
 
 fn unit<'a>(env: Env<'a>, unit: &OutputUnit) -> Term<'a> {
     let absolute = match &unit.absolute_keyword_location {
-        Some(location) => binary(env, location),
+        Some(location) => binary(env, location.as_bytes()),
         None => atom::nil().encode(env),
     };
-    map(
+    details_map(
         env,
         &[
             (atoms::__struct__(), atoms::unit_module().encode(env)),
-            (atoms::keyword(), binary(env, unit.keyword)),
-            (atoms::message(), binary(env, &unit.message)),
-            (atoms::keyword_location(), binary(env, &unit.keyword_location)),
-            (atoms::instance_location(), binary(env, &unit.instance_location)),
+            (atoms::keyword(), binary(env, unit.keyword.as_bytes())),
+            (atoms::message(), binary(env, unit.message.as_bytes())),
+            (
+                atoms::keyword_location(),
+                binary(env, unit.keyword_location.as_bytes()),
+            ),
+            (
+                atoms::instance_location(),
+                binary(env, unit.instance_location.as_bytes()),
+            ),
             (atoms::absolute_keyword_location(), absolute),
         ],
     )
@@ -297,7 +291,7 @@ fn limit_error<'a>(env: Env<'a>, limit: Limit) -> Term<'a> {
     };
     (
         atom::error(),
-        (atoms::limit(), reason, binary(env, &limit.to_string())),
+        (atoms::limit(), reason, binary(env, limit.to_string().as_bytes())),
     )
         .encode(env)
 }

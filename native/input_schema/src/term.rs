@@ -338,7 +338,7 @@ impl<'a> Value<'a> for BeamTerm<'a> {
     }
 }
 
-fn binary<'a>(env: Env<'a>, bytes: &[u8]) -> Term<'a> {
+pub fn binary<'a>(env: Env<'a>, bytes: &[u8]) -> Term<'a> {
     let mut out = NewBinary::new(env, bytes.len());
     out.as_mut_slice().copy_from_slice(bytes);
     out.into()
@@ -385,7 +385,7 @@ fn class_atom(class: Class) -> Atom {
 }
 
 /// A details map from its atom keys and values.
-fn details_map<'a>(env: Env<'a>, details: &[(Atom, Term<'a>)]) -> Term<'a> {
+pub fn details_map<'a>(env: Env<'a>, details: &[(Atom, Term<'a>)]) -> Term<'a> {
     let keys: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
     let values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
     Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))

@@ -252,11 +252,8 @@ impl<'w> Walk<'w> {
         let mut valid = true;
         for entry in entries.iter() {
             let passed = self.keyword(node, entry, instance, kp, ip, local.as_mut())?;
-            if !passed {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         if valid {
@@ -391,6 +388,17 @@ impl<'w> Walk<'w> {
             }
         }
         Ok(false)
+    }
+
+    /// Records one check's verdict in `valid` and answers whether the walk
+    /// stops here: at the first failure when it only answers "is it
+    /// valid?", or once the error bound is reached.
+    pub fn stops(&self, passed: bool, valid: &mut bool) -> bool {
+        if passed {
+            return false;
+        }
+        *valid = false;
+        !self.collect || self.full
     }
 
     /// Evaluates without recording failures ("does it match?").

@@ -62,11 +62,9 @@ impl Walk<'_> {
         let mut valid = true;
         for (i, &node) in nodes.iter().enumerate() {
             let kp = kp.push(Seg::Index(i));
-            if !self.node(node, instance, &kp, ip, ann.as_deref_mut())? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(node, instance, &kp, ip, ann.as_deref_mut())?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         Ok(valid)

@@ -129,11 +129,9 @@ impl Walk<'_> {
         let mut seen = 0;
         for (i, (item, &node)) in instance.list_items().zip(nodes.iter()).enumerate() {
             self.charge(1)?;
-            if !self.node(node, item, &kp.push(Seg::Index(i)), &ip.push(Seg::Index(i)), None)? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(node, item, &kp.push(Seg::Index(i)), &ip.push(Seg::Index(i)), None)?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
             seen = i + 1;
         }
@@ -162,11 +160,9 @@ impl Walk<'_> {
         let mut valid = true;
         for (i, item) in instance.list_items().enumerate().skip(skip) {
             self.charge(1)?;
-            if !self.node(schema, item, kp, &ip.push(Seg::Index(i)), None)? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(schema, item, kp, &ip.push(Seg::Index(i)), None)?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         if let Some(ann) = ann {
@@ -239,7 +235,7 @@ impl Walk<'_> {
             return Ok(true);
         };
         let len = len as u64;
-        if (minimum && len >= limit) || (!minimum && len <= limit) {
+        if super::count_holds(len, limit, minimum) {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {

@@ -258,6 +258,15 @@ pub(crate) fn count(at: &At<'_>, key: &str, value: &Json) -> Result<u64, Compile
     }
 }
 
+/// Whether a count keeps a `min*` (`minimum` true) or `max*` bound.
+pub(crate) fn count_holds(count: u64, limit: u64, minimum: bool) -> bool {
+    if minimum {
+        count >= limit
+    } else {
+        count <= limit
+    }
+}
+
 /// A list of distinct strings (`required`, `dependentRequired` values).
 pub(crate) fn names(at: &At<'_>, key: &str, value: &Json) -> Result<Box<[Box<str>]>, CompileError> {
     let Json::Array(items) = value else {

@@ -285,11 +285,9 @@ impl Walk<'_> {
                 ann.mark(i);
             }
             let kp = kp.push(Seg::Name(name.as_bytes()));
-            if !self.node(*node, value, &kp, &ip.push(Seg::Name(&text)), None)? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(*node, value, &kp, &ip.push(Seg::Name(&text)), None)?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         Ok(valid)
@@ -326,11 +324,9 @@ impl Walk<'_> {
                     ann.mark(i);
                 }
                 let kp = kp.push(Seg::Name(source.as_bytes()));
-                if !self.node(*node, value, &kp, &ip.push(Seg::Name(&text)), None)? {
-                    valid = false;
-                    if !self.collect || self.full {
-                        return Ok(false);
-                    }
+                let passed = self.node(*node, value, &kp, &ip.push(Seg::Name(&text)), None)?;
+                if self.stops(passed, &mut valid) {
+                    return Ok(false);
                 }
             }
         }
@@ -379,11 +375,9 @@ impl Walk<'_> {
                     continue;
                 }
             }
-            if !self.node(schema, value, kp, &ip.push(Seg::Name(&text)), None)? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(schema, value, kp, &ip.push(Seg::Name(&text)), None)?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         // Every property is evaluated by one of the three keywords.
@@ -410,11 +404,9 @@ impl Walk<'_> {
             let Some(text) = key_text(key) else {
                 return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
             };
-            if !self.node(schema, Text(&text), kp, &ip.push(Seg::Name(&text)), None)? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(schema, Text(&text), kp, &ip.push(Seg::Name(&text)), None)?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         Ok(valid)
@@ -439,9 +431,8 @@ impl Walk<'_> {
         for name in names {
             self.charge(1)?;
             if !keys.has(name) {
-                valid = false;
-                self.fail(at, kp, ip, || format!("required property {name:?} is missing"))?;
-                if !self.collect || self.full {
+                let passed = self.fail(at, kp, ip, || format!("required property {name:?} is missing"))?;
+                if self.stops(passed, &mut valid) {
                     return Ok(false);
                 }
             }
@@ -473,11 +464,10 @@ impl Walk<'_> {
             for name in required.iter() {
                 self.charge(1)?;
                 if !keys.has(name) {
-                    valid = false;
-                    self.fail(at, kp, ip, || {
+                    let passed = self.fail(at, kp, ip, || {
                         format!("property {name:?} is required when {present:?} is present")
                     })?;
-                    if !self.collect || self.full {
+                    if self.stops(passed, &mut valid) {
                         return Ok(false);
                     }
                 }
@@ -508,11 +498,9 @@ impl Walk<'_> {
                 continue;
             }
             let kp = kp.push(Seg::Name(present.as_bytes()));
-            if !self.node(*node, instance, &kp, ip, ann.as_deref_mut())? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(*node, instance, &kp, ip, ann.as_deref_mut())?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         Ok(valid)
@@ -531,7 +519,7 @@ impl Walk<'_> {
             return step;
         }
         let len = instance.map_len() as u64;
-        if (minimum && len >= limit) || (!minimum && len <= limit) {
+        if super::count_holds(len, limit, minimum) {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {

@@ -113,7 +113,7 @@ impl Walk<'_> {
         } else {
             text.chars().count()
         } as u64;
-        if (minimum && length >= limit) || (!minimum && length <= limit) {
+        if super::count_holds(length, limit, minimum) {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {

@@ -36,11 +36,9 @@ impl Walk<'_> {
             let Some(text) = key.bytes() else {
                 return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
             };
-            if !self.node(schema, value, kp, &ip.push(Seg::Name(text)), None)? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(schema, value, kp, &ip.push(Seg::Name(text)), None)?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         if let Some(ann) = ann {
@@ -68,11 +66,9 @@ impl Walk<'_> {
             if seen.has(i) {
                 continue;
             }
-            if !self.node(schema, item, kp, &ip.push(Seg::Index(i)), None)? {
-                valid = false;
-                if !self.collect || self.full {
-                    return Ok(false);
-                }
+            let passed = self.node(schema, item, kp, &ip.push(Seg::Index(i)), None)?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
             }
         }
         if let Some(ann) = ann {
