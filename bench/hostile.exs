@@ -14,6 +14,8 @@
 # while another makes 20,000 small cached calls; the table gives the small
 # calls' latency (worst, p99.9, p99) beside the same calls alone.
 
+Code.require_file("support.exs", __DIR__)
+
 alias Backplane.AgentRuntime.InputSchema
 
 defmodule Hostile do
@@ -97,19 +99,6 @@ defmodule Hostile do
     %{"type" => "object", "properties" => %{"a" => %{"$ref" => "#/$defs/d0"}}, "$defs" => defs}
   end
 
-  def rss_kib(field) do
-    case File.read("/proc/self/status") do
-      {:ok, status} ->
-        [_, kib] = Regex.run(~r/#{field}:\s+(\d+) kB/, status)
-        String.to_integer(kib)
-
-      _ ->
-        0
-    end
-  end
-
-  def reset_peak, do: File.write("/proc/self/clear_refs", "5")
-
   def ms(ns), do: :erlang.float_to_binary(ns / 1_000_000, decimals: 1) <> " ms"
 
   def percentile(sorted, q), do: Enum.at(sorted, round((length(sorted) - 1) * q))
@@ -174,8 +163,8 @@ for {name, build} <- Hostile.shapes() do
           {:ready, pid} ->
             :erlang.garbage_collect()
             Process.sleep(50)
-            Hostile.reset_peak()
-            rss = Hostile.rss_kib("VmRSS")
+            BenchSupport.reset_peak()
+            rss = BenchSupport.rss_kib("VmRSS")
             send(pid, :go)
             rss
         end
@@ -187,7 +176,7 @@ for {name, build} <- Hostile.shapes() do
         |> Task.await(:infinity)
 
       {preflight_ns, result} = Task.await(preflight, :infinity)
-      peak = Hostile.rss_kib("VmHWM") - rss_before
+      peak = BenchSupport.rss_kib("VmHWM") - rss_before
       {preflight_ns, max(legit_ns - alone, 0), peak, result}
     end
 

@@ -243,19 +243,6 @@ defmodule JSONSchemaHostile do
     ]
   end
 
-  def rss_kib(field) do
-    case File.read("/proc/self/status") do
-      {:ok, status} ->
-        [_, kib] = Regex.run(~r/#{field}:\s+(\d+) kB/, status)
-        String.to_integer(kib)
-
-      _ ->
-        0
-    end
-  end
-
-  def reset_peak, do: File.write("/proc/self/clear_refs", "5")
-
   def time(fun) do
     start = System.monotonic_time(:nanosecond)
     result = fun.()
@@ -357,8 +344,8 @@ for {name, _kind, prepare} <- H.shapes() do
           {:ready, pid} ->
             :erlang.garbage_collect()
             Process.sleep(50)
-            H.reset_peak()
-            rss = H.rss_kib("VmRSS")
+            BenchSupport.reset_peak()
+            rss = BenchSupport.rss_kib("VmRSS")
             send(pid, :go)
             rss
         end
@@ -370,7 +357,7 @@ for {name, _kind, prepare} <- H.shapes() do
         |> Task.await(:infinity)
 
       {decision_ns, result} = Task.await(hostile, :infinity)
-      peak = H.rss_kib("VmHWM") - rss_before
+      peak = BenchSupport.rss_kib("VmHWM") - rss_before
       send(probe, {:stop, self()})
 
       small_worst =

@@ -31,6 +31,22 @@ defmodule BenchSupport do
 
   def percentile(sorted, q), do: Enum.at(sorted, round((length(sorted) - 1) * q))
 
+  # The VM's resident memory (`VmRSS`) or its peak (`VmHWM`), in KiB; 0
+  # where /proc is not there.
+  def rss_kib(field) do
+    case File.read("/proc/self/status") do
+      {:ok, status} ->
+        [_, kib] = Regex.run(~r/#{field}:\s+(\d+) kB/, status)
+        String.to_integer(kib)
+
+      _ ->
+        0
+    end
+  end
+
+  # Starts a new peak (`VmHWM`) from the current resident memory.
+  def reset_peak, do: File.write("/proc/self/clear_refs", "5")
+
   def read_json!(path) do
     {:ok, value} = path |> File.read!() |> JSON.decode()
     value
