@@ -36,14 +36,14 @@ IO.puts("|---|---|---|---|")
 
 for {name, compiled, arguments} <- cases do
   verdict =
-    if Native.validate_compiled(compiled.resource, arguments, false) == :dirty,
+    if Native.validate_compiled(compiled.resource, arguments, :first) == :dirty,
       do: "handed over",
       else: "decided"
 
   times =
     for _ <- 1..300 do
       start = System.monotonic_time(:nanosecond)
-      Native.validate_compiled(compiled.resource, arguments, false)
+      Native.validate_compiled(compiled.resource, arguments, :first)
       System.monotonic_time(:nanosecond) - start
     end
     |> Enum.sort()

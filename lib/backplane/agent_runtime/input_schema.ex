@@ -52,15 +52,23 @@ defmodule Backplane.AgentRuntime.InputSchema do
     * `errors: :all` walks on after failures and returns the first failure
       with `details.errors` listing every failure (each
       `%{class: _, message: _, details: _}`), in document order, at most 64.
+    * `formats: :annotate` (the default) leaves `format` an annotation, as
+      the old module did; `formats: :assert` checks each string against the
+      format its schema names (see `compile/2`). With a schema map only: a
+      compiled schema keeps the choice it was compiled with.
 
   Anything else raises `ArgumentError` (see `validate/3`): options that are
   not a keyword list, an unknown key, a key given twice, or another value.
   """
-  @type option :: {:errors, :first | :all}
+  @type option :: {:errors, :first | :all} | {:formats, :annotate | :assert}
 
-  # What validate/3 accepts, the first value of each being the default
-  # (`Settings.options/3`).
-  @validate_options [errors: [:first, :all]]
+  @typedoc "Options of `compile/2`: `formats: :annotate | :assert`, as for `validate/3`."
+  @type compile_option :: {:formats, :annotate | :assert}
+
+  # What validate/3 and compile/2 accept, the first value of each being the
+  # default (`Settings.options/3`).
+  @validate_options [errors: [:first, :all], formats: [:annotate, :assert]]
+  @compile_options [formats: [:annotate, :assert]]
 
   @doc """
   Validates `arguments` against `schema` (a schema map or a compiled schema)
@@ -97,19 +105,29 @@ defmodule Backplane.AgentRuntime.InputSchema do
   def validate(schema, arguments, opts \\ [])
 
   # The calls a runtime makes most, with no options to read.
+  def validate(%Compiled{resource: resource, source: source, formats: formats}, arguments, []) do
+    mode = if formats == :assert, do: :first_asserting, else: :first
+
+    with :foreign <- validate_compiled(resource, source, arguments, mode) do
+      validate_foreign(source, arguments, mode)
+    end
+  end
+
+  # A struct made by a version without `formats`: compiled with formats
+  # annotated.
   def validate(%Compiled{resource: resource, source: source}, arguments, []) do
-    with :foreign <- validate_compiled(resource, source, arguments, false) do
-      validate_foreign(source, arguments, false)
+    with :foreign <- validate_compiled(resource, source, arguments, :first) do
+      validate_foreign(source, arguments, :first)
     end
   end
 
   def validate(schema, arguments, []) when not is_struct(schema, Compiled),
-    do: validate_map(schema, arguments, false)
+    do: validate_map(schema, arguments, :first)
 
   def validate(schema, arguments, opts) do
-    all_errors =
+    {errors, formats} =
       case Settings.options(opts, "validate/3", @validate_options) do
-        {:ok, %{errors: errors}} -> errors == :all
+        {:ok, %{errors: errors, formats: formats}} -> {errors, formats}
         {:error, message} -> raise ArgumentError, message
       end
 
@@ -122,30 +140,49 @@ defmodule Backplane.AgentRuntime.InputSchema do
     # walked in its `:validate` lane.
     case schema do
       %Compiled{resource: resource} = compiled ->
-        # `Map.get/2`: a struct made by a version without `source`.
-        source = Map.get(compiled, :source)
+        if Keyword.has_key?(opts, :formats) do
+          raise ArgumentError,
+                "the :formats option of validate/3 applies to a schema map; " <>
+                  "a compiled schema keeps the one compile/2 was given"
+        end
 
-        with :foreign <- validate_compiled(resource, source, arguments, all_errors) do
-          validate_foreign(source, arguments, all_errors)
+        # `Map.get/3`: a struct made by a version without `source` or
+        # `formats`.
+        source = Map.get(compiled, :source)
+        mode = mode(errors, Map.get(compiled, :formats))
+
+        with :foreign <- validate_compiled(resource, source, arguments, mode) do
+          validate_foreign(source, arguments, mode)
         end
 
       schema ->
-        validate_map(schema, arguments, all_errors)
+        validate_map(schema, arguments, mode(errors, formats))
     end
   end
 
-  defp validate_map(schema, arguments, all_errors) do
-    with :dirty <- Native.validate(schema, arguments, all_errors),
-         {:ok, resource} <- compile_resource(schema) do
-      validate_compiled(resource, nil, arguments, all_errors)
+  # The NIF's one mode argument: which errors (`:first` or `:all`), and
+  # whether formats are asserted (anything but `:assert` in a struct made
+  # by hand annotates, as the old structs do).
+  defp mode(:first, :assert), do: :first_asserting
+  defp mode(:all, :assert), do: :all_asserting
+  defp mode(errors, _annotate), do: errors
+
+  defp asserts_formats?(mode), do: mode in [:first_asserting, :all_asserting]
+
+  defp validate_map(schema, arguments, mode) do
+    with :dirty <- Native.validate(schema, arguments, mode),
+         {:ok, resource} <- compile_resource(schema, asserts_formats?(mode)) do
+      validate_compiled(resource, nil, arguments, mode)
     end
   end
 
-  defp validate_compiled(resource, source, arguments, all_errors) do
-    case Native.validate_compiled(resource, source, arguments, all_errors) do
+  # For a struct, `mode` carries its own format choice: it tells the NIF
+  # which compiled form a foreign struct's source is filed under.
+  defp validate_compiled(resource, source, arguments, mode) do
+    case Native.validate_compiled(resource, source, arguments, mode) do
       :dirty ->
         DirtyGate.run(:validate, fn ->
-          Native.validate_compiled_dirty(resource, source, arguments, all_errors)
+          Native.validate_compiled_dirty(resource, source, arguments, mode)
         end)
 
       result ->
@@ -157,11 +194,15 @@ defmodule Backplane.AgentRuntime.InputSchema do
   # came from another node, from disk, or from before a release upgrade):
   # its source is compiled here, once, and filed in the cache under the
   # source, where the next call finds it.
-  defp validate_foreign(source, arguments, all_errors) do
+  defp validate_foreign(source, arguments, mode) do
+    assert_formats = asserts_formats?(mode)
+
     with {:ok, schema} <- decode_source(source),
          {:ok, resource} <-
-           DirtyGate.run(:compile, fn -> Native.compile_source_dirty(schema, source) end) do
-      validate_compiled(resource, nil, arguments, all_errors)
+           DirtyGate.run(:compile, fn ->
+             Native.compile_source_dirty(schema, source, assert_formats)
+           end) do
+      validate_compiled(resource, nil, arguments, mode)
     end
   end
 
@@ -191,9 +232,9 @@ defmodule Backplane.AgentRuntime.InputSchema do
      Error.new(:unsupported_capability, "compiled tool schema cannot be used on this node")}
   end
 
-  defp compile_resource(schema) do
-    case Native.compile(schema) do
-      :dirty -> DirtyGate.run(:compile, fn -> Native.compile_dirty(schema) end)
+  defp compile_resource(schema, assert_formats) do
+    case Native.compile(schema, assert_formats) do
+      :dirty -> DirtyGate.run(:compile, fn -> Native.compile_dirty(schema, assert_formats) end)
       result -> result
     end
   end
@@ -276,12 +317,36 @@ defmodule Backplane.AgentRuntime.InputSchema do
       iex> {:ok, compiled} = Backplane.AgentRuntime.InputSchema.compile(%{"required" => ["q"]})
       iex> Backplane.AgentRuntime.InputSchema.validate(compiled, %{"q" => "beam"})
       {:ok, %{"q" => "beam"}}
+
+  With `formats: :assert`, a string must also be a valid instance of the
+  format its schema names, when JSON Schema 2020-12 defines that format (a
+  name it does not define stays an annotation). That check comes after the
+  other string checks (docs/behaviour.md, section 4):
+
+      iex> schema = %{"properties" => %{"at" => %{"type" => "string", "format" => "date"}}}
+      iex> {:ok, compiled} = Backplane.AgentRuntime.InputSchema.compile(schema, formats: :assert)
+      iex> {:error, error} = Backplane.AgentRuntime.InputSchema.validate(compiled, %{"at" => "2024-02-30"})
+      iex> {error.class, error.message, error.details}
+      {:validation, "tool argument does not match the format", %{path: "$arguments.at", format: "date"}}
+
+  A wrong option raises an `ArgumentError` naming it, as for `validate/3`.
   """
-  @spec compile(term()) :: {:ok, Compiled.t()} | {:error, Error.t()}
-  def compile(schema) do
-    case compile_resource(schema) do
+  @spec compile(term(), [compile_option()]) :: {:ok, Compiled.t()} | {:error, Error.t()}
+  def compile(schema, opts \\ [])
+
+  def compile(schema, []), do: compile_as(schema, :annotate)
+
+  def compile(schema, opts) do
+    case Settings.options(opts, "compile/2", @compile_options) do
+      {:ok, %{formats: formats}} -> compile_as(schema, formats)
+      {:error, message} -> raise ArgumentError, message
+    end
+  end
+
+  defp compile_as(schema, formats) do
+    case compile_resource(schema, formats == :assert) do
       {:ok, resource} ->
-        {:ok, %Compiled{resource: resource, source: source(schema)}}
+        {:ok, %Compiled{resource: resource, source: source(schema), formats: formats}}
 
       {:error, _} = error ->
         error

@@ -27,7 +27,7 @@ use rustler::env::{OwnedEnv, SavedTerm};
 use rustler::types::map::MapIterator;
 use rustler::{Term, TermType};
 
-use input_schema_core::schema::CompiledSchema;
+use input_schema_core::schema::{CompiledSchema, FormatMode};
 
 /// Default bounds: 1,024 schemas, 64 MiB. A runtime publishes tens to a few
 /// hundred tools; each compiled schema with its term copy takes a few KiB
@@ -201,7 +201,12 @@ fn with_front<R>(body: impl FnOnce(&mut Front) -> R) -> Option<R> {
 /// Runs `body` on the compiled form of `schema` when this thread's front
 /// holds it; `None` otherwise (the caller goes to the index). Inline, only
 /// entries whose term the inline half may compare are looked at.
-pub fn front_hit<R>(schema: Term<'_>, caller: Caller, body: impl FnOnce(&CompiledSchema) -> R) -> Option<R> {
+pub fn front_hit<R>(
+    schema: Term<'_>,
+    formats: FormatMode,
+    caller: Caller,
+    body: impl FnOnce(&CompiledSchema) -> R,
+) -> Option<R> {
     if !ENABLED.load(Ordering::Relaxed) {
         return None;
     }
@@ -212,6 +217,7 @@ pub fn front_hit<R>(schema: Term<'_>, caller: Caller, body: impl FnOnce(&Compile
     with_front(|front| {
         let entry = front.entries.iter().rev().find(|entry| {
             entry.front_key == key
+                && entry.schema.formats == formats
                 && (caller == Caller::Dirty || entry.term_bytes <= INLINE_TERM_BYTES)
                 && entry.saved.is(schema)
         })?;
@@ -425,10 +431,16 @@ pub enum Found {
 
 /// A lookup. A miss is counted when the schema compiled for it is filed
 /// (`insert`).
-pub fn find(schema: Term<'_>, caller: Caller) -> Found {
+pub fn find(schema: Term<'_>, formats: FormatMode, caller: Caller) -> Found {
     let inline = caller == Caller::Inline;
     let Some(hash) = hash(schema, if inline { INLINE_HASHED_NAMES } else { usize::MAX }) else {
         return Found::TooLarge;
+    };
+    // A schema compiled with formats asserted is another entry, in another
+    // bucket.
+    let hash = match formats {
+        FormatMode::Annotate => hash,
+        FormatMode::Assert => mix(hash, 1),
     };
     // Under the read lock, clone the bucket's entries (a crowded bucket:
     // only those whose whole-term hash matches, computed outside the lock).
@@ -467,7 +479,9 @@ pub fn find(schema: Term<'_>, caller: Caller) -> Found {
     if inline && bucket.iter().any(|e| e.term_bytes > INLINE_TERM_BYTES) {
         return Found::TooLarge;
     }
-    let hit = bucket.iter().find(|entry| entry.saved.is(schema));
+    let hit = bucket
+        .iter()
+        .find(|entry| entry.schema.formats == formats && entry.saved.is(schema));
     match hit {
         Some(entry) => {
             HITS.fetch_add(1, Ordering::Relaxed);
@@ -534,7 +548,7 @@ pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller
 /// filed already: the compiled schema of a `%Compiled{}` whose resource is
 /// foreign here, under the struct's source binary.
 pub fn file(term: Term<'_>, compiled: Arc<CompiledSchema>) {
-    if let Found::Miss(hash) = find(term, Caller::Dirty) {
+    if let Found::Miss(hash) = find(term, compiled.formats, Caller::Dirty) {
         insert(term, hash, compiled, Caller::Dirty);
     }
 }
@@ -550,9 +564,11 @@ impl Index {
         // hashes and size; a rare different term passed over here is only
         // a later miss).
         let filed = self.by_hash.get(&entry.hash).is_some_and(|bucket| {
-            bucket
-                .iter()
-                .any(|e| e.full_hash == entry.full_hash && e.term_bytes == entry.term_bytes)
+            bucket.iter().any(|e| {
+                e.full_hash == entry.full_hash
+                    && e.term_bytes == entry.term_bytes
+                    && e.schema.formats == entry.schema.formats
+            })
         });
         if filed {
             return;

@@ -6,13 +6,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use rustler::types::atom;
-use rustler::{Encoder, Env, Term};
+use rustler::{Encoder, Env, NifResult, Term};
 
 use crate::cache::{self, Caller};
 use crate::term::{argument_error, argument_errors, error_struct, json_error, schema_error, BeamTerm};
 use crate::{decode, encode, resource};
 use input_schema_core::error::{Class, SchemaError};
-use input_schema_core::schema::{self, CompileStop, CompiledSchema};
+use input_schema_core::schema::{self, CompileStop, CompiledSchema, FormatMode};
 use input_schema_core::validate::{self, Budget, Outcome};
 use input_schema_core::value::{Shape, Value};
 
@@ -52,7 +52,27 @@ fn is_map(term: Term<'_>) -> bool {
 pub const INLINE_BUDGET: u64 = 1_000;
 
 mod atoms {
-    rustler::atoms! { dirty, foreign }
+    rustler::atoms! { dirty, foreign, first, all, first_asserting, all_asserting }
+}
+
+/// What a validation reports and how it reads `format`, as the one atom
+/// the Elixir side passes: `:first` or `:all` errors, with formats
+/// annotated; `:first_asserting` or `:all_asserting`, with formats
+/// asserted. One term, so the hottest calls decode one argument, and the
+/// common modes are the first compared.
+fn mode(term: Term<'_>) -> Option<(bool, FormatMode)> {
+    let raw = term.as_c_arg();
+    if raw == atoms::first().as_c_arg() {
+        Some((false, FormatMode::Annotate))
+    } else if raw == atoms::all().as_c_arg() {
+        Some((true, FormatMode::Annotate))
+    } else if raw == atoms::first_asserting().as_c_arg() {
+        Some((false, FormatMode::Assert))
+    } else if raw == atoms::all_asserting().as_c_arg() {
+        Some((true, FormatMode::Assert))
+    } else {
+        None
+    }
 }
 
 /// Validates `arguments` (a map) against a compiled schema within `budget`:
@@ -106,12 +126,21 @@ enum Inline<T> {
 fn compile_inline<'a>(
     env: Env<'a>,
     schema: Term<'a>,
+    formats: FormatMode,
     budget: &Budget,
 ) -> Inline<Result<CompiledSchema, Term<'a>>> {
-    match schema::compile_within(BeamTerm(schema), budget, true) {
+    match schema::compile_within(BeamTerm(schema), budget, true, formats) {
         Ok(compiled) => Inline::Done(Ok(compiled)),
         Err(CompileStop::Failure(failure)) => Inline::Done(Err(schema_failure(env, failure.error))),
         Err(CompileStop::OverBudget) => Inline::Dirty,
+    }
+}
+
+fn format_mode(assert_formats: bool) -> FormatMode {
+    if assert_formats {
+        FormatMode::Assert
+    } else {
+        FormatMode::Annotate
     }
 }
 
@@ -126,14 +155,15 @@ fn dirty(env: Env<'_>) -> Term<'_> {
 fn schema_inline<'a>(
     env: Env<'a>,
     schema: Term<'a>,
+    formats: FormatMode,
     budget: &Budget,
 ) -> Inline<Result<Arc<CompiledSchema>, Term<'a>>> {
-    let found = match cache::find(schema, Caller::Inline) {
+    let found = match cache::find(schema, formats, Caller::Inline) {
         cache::Found::Hit(compiled) => return Inline::Done(Ok(compiled)),
         cache::Found::TooLarge => return Inline::Dirty,
         found => found,
     };
-    match compile_inline(env, schema, budget) {
+    match compile_inline(env, schema, formats, budget) {
         Inline::Done(Ok(compiled)) => {
             let compiled = Arc::new(compiled);
             if let cache::Found::Miss(hash) = found {
@@ -149,13 +179,18 @@ fn schema_inline<'a>(
 }
 
 /// A schema through the cache, without a budget (on a dirty scheduler).
-fn schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Result<Arc<CompiledSchema>, Term<'a>> {
-    let hash = match cache::find(schema, Caller::Dirty) {
+fn schema_dirty<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    formats: FormatMode,
+) -> Result<Arc<CompiledSchema>, Term<'a>> {
+    let hash = match cache::find(schema, formats, Caller::Dirty) {
         cache::Found::Hit(compiled) => return Ok(compiled),
         cache::Found::Miss(hash) => Some(hash),
         cache::Found::Skip | cache::Found::TooLarge => None,
     };
-    let compiled = Arc::new(schema::compile(BeamTerm(schema)).map_err(|f| schema_failure(env, f.error))?);
+    let compiled =
+        Arc::new(schema::compile_with(BeamTerm(schema), formats).map_err(|f| schema_failure(env, f.error))?);
     if let Some(hash) = hash {
         cache::insert(schema, hash, Arc::clone(&compiled), Caller::Dirty);
     }
@@ -167,7 +202,7 @@ fn schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Result<Arc<CompiledSchema
 #[rustler::nif]
 fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
     guarded(env, || {
-        match schema_inline(env, schema, &Budget::new(INLINE_BUDGET)) {
+        match schema_inline(env, schema, FormatMode::Annotate, &Budget::new(INLINE_BUDGET)) {
             Inline::Done(Ok(_)) => atom::ok().encode(env),
             Inline::Done(Err(error)) => error,
             Inline::Dirty => dirty(env),
@@ -177,7 +212,7 @@ fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 
 #[rustler::nif(schedule = "DirtyCpu")]
 fn validate_schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
-    guarded(env, || match schema_dirty(env, schema) {
+    guarded(env, || match schema_dirty(env, schema, FormatMode::Annotate) {
         Ok(_) => atom::ok().encode(env),
         Err(error) => error,
     })
@@ -186,12 +221,18 @@ fn validate_schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 /// The inline half of `validate/3`: on the calling scheduler, a cached or
 /// cheaply compiled schema and a walk within one [`INLINE_BUDGET`]. Returns
 /// `:dirty` when a pattern must be compiled or the budget ran out; the caller
-/// then compiles on a dirty scheduler (`compile_dirty/1`) and validates there
-/// (`validate_compiled_dirty/3`).
+/// then compiles on a dirty scheduler (`compile_dirty/2`) and validates there
+/// (`validate_compiled_dirty/4`).
 ///
 /// Its entry is [`HOT`]'s, not rustler's.
 #[inline(never)]
-fn validate_inline<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_errors: bool) -> Term<'a> {
+fn validate_inline<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    arguments: Term<'a>,
+    all_errors: bool,
+    formats: FormatMode,
+) -> Term<'a> {
     guarded(env, || {
         if let Some(error) = entry_error(env, schema, arguments) {
             return error;
@@ -200,10 +241,10 @@ fn validate_inline<'a>(env: Env<'a>, schema: Term<'a>, arguments: Term<'a>, all_
         // This thread's recent hits first: no shared write (`cache::front_hit`).
         let check =
             |compiled: &CompiledSchema| check_arguments(env, compiled, arguments, all_errors, &budget);
-        if let Some(result) = cache::front_hit(schema, Caller::Inline, check) {
+        if let Some(result) = cache::front_hit(schema, formats, Caller::Inline, check) {
             return result.unwrap_or_else(|| dirty(env));
         }
-        let compiled = match schema_inline(env, schema, &budget) {
+        let compiled = match schema_inline(env, schema, formats, &budget) {
             Inline::Done(Ok(compiled)) => compiled,
             Inline::Done(Err(error)) => return error,
             Inline::Dirty => return dirty(env),
@@ -238,12 +279,18 @@ fn source_fits_dirty(term: Term<'_>) -> bool {
     cache::term_bytes_within(term, cache::MAX_SOURCE_BYTES).is_some()
 }
 
-/// The inline half of `compile/1`; `:dirty` hands it to `compile_dirty/1`.
+/// The inline half of `compile/2`; `:dirty` hands it to `compile_dirty/2`.
 /// Compiled trees are immutable, so a resource may share the cache's.
+/// `assert_formats`: `format` is compiled as an assertion.
 #[rustler::nif]
-fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
+fn compile<'a>(env: Env<'a>, schema: Term<'a>, assert_formats: bool) -> Term<'a> {
     guarded(env, || {
-        match schema_inline(env, schema, &Budget::new(INLINE_BUDGET)) {
+        match schema_inline(
+            env,
+            schema,
+            format_mode(assert_formats),
+            &Budget::new(INLINE_BUDGET),
+        ) {
             Inline::Done(Ok(compiled)) => resource_tuple(env, compiled),
             Inline::Done(Err(error)) => error,
             Inline::Dirty => dirty(env),
@@ -252,10 +299,12 @@ fn compile<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 }
 
 #[rustler::nif(schedule = "DirtyCpu")]
-fn compile_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
-    guarded(env, || match schema_dirty(env, schema) {
-        Ok(compiled) => resource_tuple(env, compiled),
-        Err(error) => error,
+fn compile_dirty<'a>(env: Env<'a>, schema: Term<'a>, assert_formats: bool) -> Term<'a> {
+    guarded(env, || {
+        match schema_dirty(env, schema, format_mode(assert_formats)) {
+            Ok(compiled) => resource_tuple(env, compiled),
+            Err(error) => error,
+        }
     })
 }
 
@@ -272,7 +321,7 @@ enum Held<'a> {
     Foreign,
 }
 
-fn held<'a>(compiled: Term<'a>, source: Term<'a>, caller: Caller) -> Held<'a> {
+fn held<'a>(compiled: Term<'a>, source: Term<'a>, formats: FormatMode, caller: Caller) -> Held<'a> {
     if let Some(schema) = resource::get(compiled) {
         return Held::Own(schema);
     }
@@ -282,7 +331,10 @@ fn held<'a>(compiled: Term<'a>, source: Term<'a>, caller: Caller) -> Held<'a> {
     if caller == Caller::Inline && bytes.len() > cache::INLINE_TERM_BYTES {
         return Held::Dirty;
     }
-    match cache::find(source, caller) {
+    // A source is filed with the format mode its schema was compiled
+    // with; which one the struct wants, the Elixir side knows: a miss here
+    // recompiles it with the struct's mode.
+    match cache::find(source, formats, caller) {
         cache::Found::Hit(schema) => Held::Adopted(schema),
         cache::Found::TooLarge => Held::Dirty,
         cache::Found::Miss(_) | cache::Found::Skip => Held::Foreign,
@@ -294,8 +346,7 @@ fn held<'a>(compiled: Term<'a>, source: Term<'a>, caller: Caller) -> Held<'a> {
 /// `budget` `None` is the schema's own [`validate::walk_budget`] (dirty).
 fn check_compiled<'a>(
     env: Env<'a>,
-    compiled: Term<'a>,
-    source: Term<'a>,
+    (compiled, source, formats): (Term<'a>, Term<'a>, FormatMode),
     arguments: Term<'a>,
     all_errors: bool,
     budget: Option<&Budget>,
@@ -309,7 +360,7 @@ fn check_compiled<'a>(
         Caller::Dirty
     };
     let adopted;
-    let schema: &CompiledSchema = match held(compiled, source, caller) {
+    let schema: &CompiledSchema = match held(compiled, source, formats, caller) {
         Held::Own(schema) => schema,
         Held::Adopted(schema) => {
             adopted = schema;
@@ -334,15 +385,22 @@ fn check_compiled<'a>(
 /// under `source` too, so that the struct is found by its source from then
 /// on, and answers `{:ok, resource}` or the schema's error.
 #[rustler::nif(schedule = "DirtyCpu")]
-fn compile_source_dirty<'a>(env: Env<'a>, schema: Term<'a>, source: Term<'a>) -> Term<'a> {
-    guarded(env, || match schema_dirty(env, schema) {
-        Ok(compiled) => {
-            if source.get_type() == rustler::TermType::Binary {
-                cache::file(source, Arc::clone(&compiled));
+fn compile_source_dirty<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    source: Term<'a>,
+    assert_formats: bool,
+) -> Term<'a> {
+    guarded(env, || {
+        match schema_dirty(env, schema, format_mode(assert_formats)) {
+            Ok(compiled) => {
+                if source.get_type() == rustler::TermType::Binary {
+                    cache::file(source, Arc::clone(&compiled));
+                }
+                resource_tuple(env, compiled)
             }
-            resource_tuple(env, compiled)
+            Err(error) => error,
         }
-        Err(error) => error,
     })
 }
 
@@ -363,16 +421,14 @@ fn work_limit(env: Env<'_>, all_errors: bool) -> Term<'_> {
 #[inline(never)]
 fn validate_compiled_inline<'a>(
     env: Env<'a>,
-    compiled: Term<'a>,
-    source: Term<'a>,
+    held: (Term<'a>, Term<'a>, FormatMode),
     arguments: Term<'a>,
     all_errors: bool,
 ) -> Term<'a> {
     guarded(env, || {
         check_compiled(
             env,
-            compiled,
-            source,
+            held,
             arguments,
             all_errors,
             Some(&Budget::new(INLINE_BUDGET)),
@@ -387,12 +443,13 @@ fn validate_compiled_dirty<'a>(
     compiled: Term<'a>,
     source: Term<'a>,
     arguments: Term<'a>,
-    all_errors: bool,
-) -> Term<'a> {
-    guarded(env, || {
-        check_compiled(env, compiled, source, arguments, all_errors, None)
+    mode_term: Term<'a>,
+) -> NifResult<Term<'a>> {
+    let (all_errors, formats) = mode(mode_term).ok_or(rustler::Error::BadArg)?;
+    Ok(guarded(env, || {
+        check_compiled(env, (compiled, source, formats), arguments, all_errors, None)
             .unwrap_or_else(|| unbudgeted_overrun(env))
-    })
+    }))
 }
 
 /// An unlimited budget cannot run out; should it, refuse the call.
@@ -495,8 +552,8 @@ fn stack_use<'a>(env: Env<'a>, op: rustler::Atom, grow: bool, a: Term<'a>, b: Te
             })
         } else if op == stack_atoms::cached() {
             probe::measure(grow, || {
-                let first = schema_dirty(env, a).map(|_| ());
-                let again = schema_dirty(env, a).map(|_| ());
+                let first = schema_dirty(env, a, FormatMode::Annotate).map(|_| ());
+                let again = schema_dirty(env, a, FormatMode::Annotate).map(|_| ());
                 match (first, again) {
                     (Ok(()), Ok(())) => atom::ok().encode(env),
                     (Err(error), _) | (_, Err(error)) => error,
@@ -604,7 +661,7 @@ fn decode_json<'a>(env: Env<'a>, text: Term<'a>) -> Term<'a> {
 // `#[rustler::nif]`, whose wrapper collects the arguments into a `Vec`: an
 // allocation and a free on every call, a tenth of a coding-tool call's
 // instructions. The bodies (`validate_inline`, `validate_compiled_inline`)
-// catch panics themselves; decoding the flag cannot panic.
+// catch panics themselves; decoding the mode cannot panic.
 
 /// The hand-written entries, for the library's function table (`lib.rs`).
 pub const HOT: [(&std::ffi::CStr, u32, RawNif); 2] = [
@@ -643,21 +700,25 @@ unsafe fn entry(
     }
 }
 
-/// Exactly `N` arguments, as terms of `env`, the last a boolean.
-fn arguments<'a, const N: usize>(env: Env<'a>, args: &[RawTerm]) -> Option<([Term<'a>; N], bool)> {
+/// Exactly `N` arguments, as terms of `env`, then the mode atom (`mode`).
+fn arguments<'a, const N: usize>(
+    env: Env<'a>,
+    args: &[RawTerm],
+) -> Option<([Term<'a>; N], bool, FormatMode)> {
     let (last, rest) = args.split_last()?;
     let rest: &[RawTerm; N] = rest.try_into().ok()?;
     // SAFETY: the runtime's arguments are terms of this call's environment.
     let term = |raw: RawTerm| unsafe { Term::new(env, raw) };
-    Some((rest.map(term), term(*last).decode::<bool>().ok()?))
+    let (all_errors, formats) = mode(term(*last))?;
+    Some((rest.map(term), all_errors, formats))
 }
 
 unsafe extern "C" fn validate_entry(env: *mut RawEnv, argc: i32, argv: *const RawTerm) -> RawTerm {
     // SAFETY: the runtime calls this as a NIF.
     unsafe {
         entry(env, argc, argv, |env, args| {
-            let ([schema, values], all_errors) = arguments(env, args)?;
-            Some(validate_inline(env, schema, values, all_errors))
+            let ([schema, values], all_errors, formats) = arguments(env, args)?;
+            Some(validate_inline(env, schema, values, all_errors, formats))
         })
     }
 }
@@ -666,9 +727,12 @@ unsafe extern "C" fn validate_compiled_entry(env: *mut RawEnv, argc: i32, argv: 
     // SAFETY: the runtime calls this as a NIF.
     unsafe {
         entry(env, argc, argv, |env, args| {
-            let ([compiled, source, values], all_errors) = arguments(env, args)?;
+            let ([compiled, source, values], all_errors, formats) = arguments(env, args)?;
             Some(validate_compiled_inline(
-                env, compiled, source, values, all_errors,
+                env,
+                (compiled, source, formats),
+                values,
+                all_errors,
             ))
         })
     }

@@ -30,6 +30,17 @@ impl Budget {
         usize::try_from(self.left.get()).unwrap_or(usize::MAX)
     }
 
+    /// [`Budget::charge`] of one unit: a value visited.
+    #[inline]
+    pub fn charge_one(&self) -> Result<(), OverBudget> {
+        let left = self.left.get();
+        if left == 0 {
+            return Err(OverBudget);
+        }
+        self.left.set(left - 1);
+        Ok(())
+    }
+
     pub fn charge(&self, units: u64) -> Result<(), OverBudget> {
         let left = self.left.get();
         if units > left {
@@ -67,6 +78,17 @@ mod tests {
         // Over budget once is over for good: nothing is left.
         assert_eq!(budget.left(), 0);
         assert_eq!(budget.charge(1), Err(OverBudget));
+    }
+
+    #[test]
+    fn one_unit_is_taken_as_charge_takes_it() {
+        let budget = Budget::new(2);
+        assert_eq!(budget.charge_one(), Ok(()));
+        assert_eq!(budget.left(), 1);
+        assert_eq!(budget.charge_one(), Ok(()));
+        assert_eq!(budget.left(), 0);
+        assert_eq!(budget.charge_one(), Err(OverBudget));
+        assert_eq!(budget.left(), 0);
     }
 
     #[test]

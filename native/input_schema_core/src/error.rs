@@ -196,6 +196,9 @@ pub enum ArgumentError<V> {
     PatternMismatch { path: PathBytes },
     #[error("schema pattern evaluation failed")]
     PatternLimit { path: PathBytes },
+    /// Only when formats are asserted (`formats: :assert`).
+    #[error("tool argument does not match the format")]
+    FormatMismatch { path: PathBytes, format: &'static str },
     #[error("tool argument has too few items")]
     TooFewItems { path: PathBytes, limit: Datum },
     #[error("tool argument has too many items")]
@@ -278,6 +281,7 @@ impl<V> ArgumentError<V> {
             ArgumentError::MissingRequired { property, .. } => ("property", Detail::Text(property)),
             ArgumentError::AdditionalNotAllowed { key, .. } => ("property", Detail::Term(*key)),
             ArgumentError::PatternLimit { .. } => ("reason", Detail::Reason("match_limit")),
+            ArgumentError::FormatMismatch { format, .. } => ("format", Detail::Text(format.as_bytes())),
             ArgumentError::PropertyNameNotAllowed { key, .. } => ("property", Detail::Term(*key)),
             ArgumentError::WorkLimit { .. } => ("reason", Detail::Reason("work")),
             _ => return details,
@@ -314,6 +318,7 @@ impl<V> ArgumentError<V> {
             | ArgumentError::TooShort { path, .. }
             | ArgumentError::TooLong { path, .. }
             | ArgumentError::PatternMismatch { path }
+            | ArgumentError::FormatMismatch { path, .. }
             | ArgumentError::PatternLimit { path }
             | ArgumentError::TooFewItems { path, .. }
             | ArgumentError::TooManyItems { path, .. }

@@ -10,6 +10,7 @@ use std::cmp::Ordering;
 
 pub use crate::budget::{Budget, OverBudget};
 use crate::error::{ArgumentError, PathBytes};
+use crate::format::Format;
 use crate::schema::{Additional, CompiledSchema, Count, Node, NodeId, ObjectRules, OnePass, TypeSet};
 use crate::value::{equals, Datum, Kind, ListLength, Number, Shape, Text, Value};
 
@@ -444,7 +445,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         if levels(depth) > MAX_ARGUMENT_DEPTH {
             return Err(Self::too_deep(path));
         }
-        self.budget.charge(1)?;
+        self.budget.charge_one()?;
         let kind = value.kind();
         if let Some(types) = &node.types {
             if !types.set.intersects(type_of(kind)) {
@@ -650,8 +651,12 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// counted the code points of every binary it met.
     #[inline(never)]
     fn check_string(self, node: &Node, value: V, path: &Path<'_, V>) -> Check<V> {
-        // One pass for UTF-8, one to count code points, one for the pattern.
-        let passes = 1 + u64::from(node.checks_lengths) + u64::from(node.pattern.is_some());
+        // One pass for UTF-8, one to count code points, one for the pattern,
+        // and what an asserted format's check costs (`regex` more).
+        let passes = 1
+            + u64::from(node.checks_lengths)
+            + u64::from(node.pattern.is_some())
+            + node.format.map_or(0, Format::units_per_16_bytes);
         let text = self.check_text(value, passes, path)?;
         if node.checks_lengths {
             let length = text.chars().count() as u64;
@@ -669,6 +674,14 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
                     self.report(|| ArgumentError::PatternMismatch { path: path.render() })?;
                 }
                 Err(_) => return Err(Self::abort(ArgumentError::PatternLimit { path: path.render() })),
+            }
+        }
+        if let Some(format) = node.format {
+            if !format.check(text) {
+                self.report(|| ArgumentError::FormatMismatch {
+                    path: path.render(),
+                    format: format.name(),
+                })?;
             }
         }
         Ok(())

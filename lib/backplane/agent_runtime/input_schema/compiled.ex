@@ -1,7 +1,7 @@
 defmodule Backplane.AgentRuntime.InputSchema.Compiled do
   @moduledoc """
   A tool schema checked and compiled once by
-  `Backplane.AgentRuntime.InputSchema.compile/1`. Opaque: pass it to
+  `Backplane.AgentRuntime.InputSchema.compile/2`. Opaque: pass it to
   `Backplane.AgentRuntime.InputSchema.validate/2` in place of the schema map.
   It is immutable, can be shared between processes and stored in ETS or
   `:persistent_term`, and is freed when no process references it.
@@ -13,13 +13,18 @@ defmodule Backplane.AgentRuntime.InputSchema.Compiled do
   the struct was sent to it, read back from disk after a restart, or made
   before a release upgrade, compiles the schema again from that binary,
   once, through the schema cache, and validates exactly as the compiling
-  node does.
+  node does. It also carries whether it asserts formats (`formats:`), so
+  the schema is compiled again the same way.
   """
 
   @enforce_keys [:resource]
-  defstruct [:resource, :source]
+  defstruct [:resource, :source, formats: :annotate]
 
-  @opaque t :: %__MODULE__{resource: reference(), source: binary() | nil}
+  @opaque t :: %__MODULE__{
+            resource: reference(),
+            source: binary() | nil,
+            formats: :annotate | :assert
+          }
 
   defimpl Inspect do
     def inspect(_compiled, _opts), do: "#Backplane.AgentRuntime.InputSchema.Compiled<>"

@@ -58,17 +58,23 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
 
   def validate_schema(_schema), do: :erlang.nif_error(not_loaded())
   def validate_schema_dirty(_schema), do: :erlang.nif_error(not_loaded())
-  def compile_dirty(_schema), do: :erlang.nif_error(not_loaded())
-  def validate(_schema, _arguments, _all_errors), do: :erlang.nif_error(not_loaded())
-  def compile(_schema), do: :erlang.nif_error(not_loaded())
+  def compile_dirty(_schema, _assert_formats), do: :erlang.nif_error(not_loaded())
 
-  def validate_compiled(_compiled, _source, _arguments, _all_errors),
+  # `mode`: `:first` or `:all` errors, formats annotated; `:first_asserting`
+  # or `:all_asserting`, formats asserted.
+  def validate(_schema, _arguments, _mode), do: :erlang.nif_error(not_loaded())
+
+  def compile(_schema, _assert_formats), do: :erlang.nif_error(not_loaded())
+
+  def validate_compiled(_compiled, _source, _arguments, _mode),
     do: :erlang.nif_error(not_loaded())
 
-  def validate_compiled_dirty(_compiled, _source, _arguments, _all_errors),
+  def validate_compiled_dirty(_compiled, _source, _arguments, _mode),
     do: :erlang.nif_error(not_loaded())
 
-  def compile_source_dirty(_schema, _source), do: :erlang.nif_error(not_loaded())
+  def compile_source_dirty(_schema, _source, _assert_formats),
+    do: :erlang.nif_error(not_loaded())
+
   def source_fits(_term), do: :erlang.nif_error(not_loaded())
   def source_fits_dirty(_term), do: :erlang.nif_error(not_loaded())
 

@@ -15,7 +15,10 @@ use std::sync::Arc;
 
 use crate::budget::Budget;
 use crate::error::{BudgetReason, SchemaError};
+use crate::format::Format;
 use crate::pattern::{Pattern, PatternError};
+use crate::standard::dialect::Dialect;
+pub use crate::standard::FormatMode;
 use crate::value::{equals, Datum, DatumError, Number, Shape, Value};
 
 pub use keyword::{Keyword, TypeSet, KEYWORD_COUNT};
@@ -110,6 +113,10 @@ pub struct Node {
     pub min_length: Option<Count>,
     pub max_length: Option<Count>,
     pub pattern: Option<Arc<Pattern>>,
+    /// `format`, asserted: only when compiled with [`FormatMode::Assert`]
+    /// and the name is a format 2020-12 defines (any other stays an
+    /// annotation).
+    pub format: Option<Format>,
     pub min_items: Option<Count>,
     pub max_items: Option<Count>,
     /// `uniqueItems: true`.
@@ -134,7 +141,7 @@ pub struct Node {
     pub checks_objects: bool,
     pub checks_numbers: bool,
     pub checks_lengths: bool,
-    /// `minLength`, `maxLength` or `pattern` applies.
+    /// `minLength`, `maxLength`, `pattern` or an asserted `format` applies.
     pub checks_strings: bool,
     /// Nothing but `type` applies (and the UTF-8 check every binary gets):
     /// the validator's fast path.
@@ -156,6 +163,9 @@ pub struct CompiledSchema {
     pub compile_units: u64,
     /// Whether the schema has a `$ref` (validation then has a work limit).
     pub has_refs: bool,
+    /// Whether `format` was compiled as an assertion: part of what the
+    /// schema cache files a compiled schema under.
+    pub formats: FormatMode,
 }
 
 impl CompiledSchema {
@@ -217,6 +227,7 @@ struct SchemaPath<'p, V> {
 struct Context<'b, V> {
     budget: &'b Budget,
     cached_patterns_only: bool,
+    formats: FormatMode,
     /// Units spent so far against [`COMPILE_BUDGET`]: every charge, and the
     /// build units of every pattern met, whether it was built now or before.
     spent: Cell<u64>,
@@ -403,7 +414,16 @@ type Compiled<T, V> = Result<T, Stop<V>>;
 /// Checks a tool schema (a map) and compiles it. The root must be an object
 /// schema; then it is checked like every subschema.
 pub fn compile<'a, V: Value<'a>>(schema: V) -> Result<CompiledSchema, SchemaFailure<V>> {
-    match compile_within(schema, &Budget::unlimited(), false) {
+    compile_with(schema, FormatMode::Annotate)
+}
+
+/// [`compile`], with `format` compiled as `formats` says: an annotation (as
+/// [`compile`]) or an assertion.
+pub fn compile_with<'a, V: Value<'a>>(
+    schema: V,
+    formats: FormatMode,
+) -> Result<CompiledSchema, SchemaFailure<V>> {
+    match compile_within(schema, &Budget::unlimited(), false, formats) {
         Ok(compiled) => Ok(compiled),
         Err(CompileStop::Failure(failure)) => Err(failure),
         // An unlimited budget cannot run out (the compile budget is a
@@ -421,8 +441,9 @@ pub fn compile_within<'a, V: Value<'a>>(
     schema: V,
     budget: &Budget,
     cached_patterns_only: bool,
+    formats: FormatMode,
 ) -> Result<CompiledSchema, CompileStop<V>> {
-    compile_limited(schema, budget, cached_patterns_only, COMPILE_BUDGET)
+    compile_limited(schema, budget, cached_patterns_only, formats, COMPILE_BUDGET)
 }
 
 /// [`compile_within`] against `limit` units instead of [`COMPILE_BUDGET`].
@@ -430,10 +451,12 @@ fn compile_limited<'a, V: Value<'a>>(
     schema: V,
     budget: &Budget,
     cached_patterns_only: bool,
+    formats: FormatMode,
     limit: u64,
 ) -> Result<CompiledSchema, CompileStop<V>> {
     let first = Cell::new(0);
-    let pass = |recording| compile_pass(schema, budget, cached_patterns_only, recording, limit, &first);
+    let options = (cached_patterns_only, formats);
+    let pass = |recording| compile_pass(schema, budget, options, recording, limit, &first);
     let outcome = match pass(None) {
         // The pass that records starts with what the first one spent: the
         // two together stay within the compile budget.
@@ -457,7 +480,7 @@ fn compile_limited<'a, V: Value<'a>>(
 fn compile_pass<'a, V: Value<'a>>(
     schema: V,
     budget: &Budget,
-    cached_patterns_only: bool,
+    (cached_patterns_only, formats): (bool, FormatMode),
     recording: Option<u64>,
     limit: u64,
     spent_out: &Cell<u64>,
@@ -465,6 +488,7 @@ fn compile_pass<'a, V: Value<'a>>(
     let cx = Context {
         budget,
         cached_patterns_only,
+        formats,
         spent: Cell::new(recording.unwrap_or(0)),
         limit,
         root: schema,
@@ -488,6 +512,7 @@ fn compile_pass<'a, V: Value<'a>>(
         root,
         compile_units: cx.spent.get(),
         has_refs,
+        formats,
     })
 }
 
@@ -826,6 +851,14 @@ fn compile_assertions<'a, V: Value<'a>>(
         at.spend(pattern.build_units(), BudgetReason::Patterns)?;
         node.pattern = Some(pattern);
     }
+    if path.cx.formats == FormatMode::Assert {
+        // A string, as the annotation check above made sure.
+        if let Some(Shape::Binary(name)) = get(slots, Keyword::Format).map(|value| value.shape()) {
+            node.format = std::str::from_utf8(name)
+                .ok()
+                .and_then(|name| Format::lookup(name, Dialect::Draft2020_12));
+        }
+    }
     Ok(())
 }
 
@@ -929,7 +962,7 @@ impl Node {
             || self.not.is_some()
             || self.reference.is_some()
             || self.never;
-        self.checks_strings = self.checks_lengths || self.pattern.is_some();
+        self.checks_strings = self.checks_lengths || self.pattern.is_some() || self.format.is_some();
         self.plain = !self.compound
             && !self.checks_numbers
             && !self.checks_strings

@@ -783,18 +783,46 @@ fn validation_within_a_budget_charges_what_it_reads() {
 fn compiling_within_a_budget_stops_without_a_verdict() {
     let schema = wide_schema(200, |_| json!({"type": "string"}));
     assert!(matches!(
-        compile_within(JsonRef::from(&schema), &Budget::new(1_000), false),
+        compile_within(
+            JsonRef::from(&schema),
+            &Budget::new(1_000),
+            false,
+            FormatMode::Annotate
+        ),
         Err(CompileStop::OverBudget)
     ));
-    assert!(compile_within(JsonRef::from(&schema), &Budget::new(100_000), false).is_ok());
+    assert!(compile_within(
+        JsonRef::from(&schema),
+        &Budget::new(100_000),
+        false,
+        FormatMode::Annotate
+    )
+    .is_ok());
     // With only patterns built before, a new pattern stops it too.
     let fresh = json!({"properties": {"p": {"pattern": format!("^fresh-{}$", std::process::id())}}});
     assert!(matches!(
-        compile_within(JsonRef::from(&fresh), &Budget::new(1_000_000), true),
+        compile_within(
+            JsonRef::from(&fresh),
+            &Budget::new(1_000_000),
+            true,
+            FormatMode::Annotate
+        ),
         Err(CompileStop::OverBudget)
     ));
-    assert!(compile_within(JsonRef::from(&fresh), &Budget::new(1_000_000), false).is_ok());
-    assert!(compile_within(JsonRef::from(&fresh), &Budget::new(1_000_000), true).is_ok());
+    assert!(compile_within(
+        JsonRef::from(&fresh),
+        &Budget::new(1_000_000),
+        false,
+        FormatMode::Annotate
+    )
+    .is_ok());
+    assert!(compile_within(
+        JsonRef::from(&fresh),
+        &Budget::new(1_000_000),
+        true,
+        FormatMode::Annotate
+    )
+    .is_ok());
 }
 
 /// The work limit's error, which the shared contract rows cannot carry
@@ -1045,9 +1073,15 @@ fn the_compile_budget_boundary_is_exact() {
     ] {
         let value = JsonRef::from(&schema);
         let spent = units(&schema);
-        let within = compile_limited(value, &Budget::unlimited(), false, spent);
+        let within = compile_limited(value, &Budget::unlimited(), false, FormatMode::Annotate, spent);
         assert!(within.is_ok_and(|c| c.compile_units == spent), "{schema}");
-        match compile_limited(value, &Budget::unlimited(), false, spent - 1) {
+        match compile_limited(
+            value,
+            &Budget::unlimited(),
+            false,
+            FormatMode::Annotate,
+            spent - 1,
+        ) {
             Err(CompileStop::Failure(failure)) => {
                 assert!(matches!(failure.error, SchemaError::CompileBudget(_)), "{schema}")
             }
@@ -1257,4 +1291,91 @@ fn a_property_name_over_the_match_limit_ends_the_validation() {
     let details = error.details();
     assert!(matches!(details[0], ("path", Detail::Text(b"$arguments.m"))));
     assert!(matches!(details[1], ("reason", Detail::Reason("match_limit"))));
+}
+
+/// `format` asserted (`FormatMode::Assert`): the format row comes after the
+/// other string checks, names the format as written, and leaves non-strings
+/// and names 2020-12 does not define alone; annotated (the default), it
+/// checks nothing.
+#[test]
+fn asserted_formats_are_the_last_string_check() {
+    let schema = json!({"properties": {"d": {
+        "type": "string", "minLength": 3, "maxLength": 12, "pattern": "^[0-9-]+$", "format": "date"
+    }}});
+    let asserting = compile_with(JsonRef::from(&schema), FormatMode::Assert).unwrap();
+    let annotating = compile(JsonRef::from(&schema)).unwrap();
+    assert_eq!(asserting.formats, FormatMode::Assert);
+    assert_eq!(annotating.formats, FormatMode::Annotate);
+    let first = |compiled: &CompiledSchema, value: &str| {
+        let arguments = json!({ "d": value });
+        validate(compiled, JsonRef::from(&arguments)).err().map(|e| {
+            let details: Vec<String> = e.details().iter().map(|(key, _)| (*key).to_string()).collect();
+            (
+                e.to_string(),
+                String::from_utf8_lossy(e.path()).into_owned(),
+                details,
+            )
+        })
+    };
+    let row = |message: &str, details: &[&str]| {
+        Some((
+            message.to_string(),
+            "$arguments.d".to_string(),
+            details.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+        ))
+    };
+    assert_eq!(first(&asserting, "2024-02-29"), None);
+    assert_eq!(
+        first(&asserting, "2023-02-29"),
+        row("tool argument does not match the format", &["path", "format"])
+    );
+    assert_eq!(first(&annotating, "2023-02-29"), None);
+    // Each earlier string check wins over the format.
+    assert_eq!(
+        first(&asserting, "1-"),
+        row(
+            "tool argument is shorter than the minimum length",
+            &["path", "minLength"]
+        )
+    );
+    assert_eq!(
+        first(&asserting, "2024-01-01-01"),
+        row(
+            "tool argument is longer than the maximum length",
+            &["path", "maxLength"]
+        )
+    );
+    assert_eq!(
+        first(&asserting, "2024/01/01"),
+        row("tool argument does not match the pattern", &["path"])
+    );
+    // The format's name, as the schema writes it.
+    let arguments = json!({"d": "2023-02-29"});
+    let error = validate(&asserting, JsonRef::from(&arguments)).unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            crate::error::ArgumentError::FormatMismatch { format: "date", .. }
+        ),
+        "{error:?}"
+    );
+    // Every failure, in order, with all errors.
+    let arguments = json!({"d": "2024/13/01/0000"});
+    let all = crate::validate::validate_all(&asserting, JsonRef::from(&arguments)).unwrap_err();
+    let messages: Vec<String> = all.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        [
+            "tool argument is longer than the maximum length",
+            "tool argument does not match the pattern",
+            "tool argument does not match the format"
+        ]
+    );
+    // Not a string, or a name 2020-12 does not define: nothing to assert.
+    let loose = json!({"properties": {"n": {"format": "date"}, "c": {"format": "color"}}});
+    let loose = compile_with(JsonRef::from(&loose), FormatMode::Assert).unwrap();
+    let arguments = json!({"n": 12, "c": "not a colour"});
+    assert!(validate(&loose, JsonRef::from(&arguments)).is_ok());
+    let arguments = json!({"n": "12"});
+    assert!(validate(&loose, JsonRef::from(&arguments)).is_err());
 }

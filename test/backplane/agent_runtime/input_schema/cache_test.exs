@@ -226,7 +226,7 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
 
       for schema <- schemas do
         1..4
-        |> Enum.map(fn _ -> Task.async(fn -> Native.compile_dirty(schema) end) end)
+        |> Enum.map(fn _ -> Task.async(fn -> Native.compile_dirty(schema, false) end) end)
         |> Enum.each(&assert({:ok, _} = Task.await(&1, 60_000)))
       end
 
@@ -307,19 +307,19 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       over = of_size(%{"type" => "object"}, @inline_term_bytes + 1)
       assert flat_size(at) == @inline_term_bytes
 
-      assert {:ok, %{}} = Native.validate(at, %{}, false)
+      assert {:ok, %{}} = Native.validate(at, %{}, :first)
       assert %{entries: 1, misses: 1, hits: 0} = InputSchema.cache_info()
-      assert {:ok, %{}} = Native.validate(at, %{}, false)
+      assert {:ok, %{}} = Native.validate(at, %{}, :first)
       assert %{entries: 1, misses: 1, hits: 1} = InputSchema.cache_info()
 
       # Compiled inline, but not filed there: handed over.
-      assert :dirty = Native.validate(over, %{}, false)
+      assert :dirty = Native.validate(over, %{}, :first)
       assert %{entries: 1, misses: 1} = InputSchema.cache_info()
       # The dirty half files it ...
       assert {:ok, %{}} = InputSchema.validate(over, %{})
       assert %{entries: 2, misses: 2, hits: 1} = InputSchema.cache_info()
       # ... and only the dirty half compares it, though it is cached.
-      assert :dirty = Native.validate(over, %{}, false)
+      assert :dirty = Native.validate(over, %{}, :first)
       assert {:ok, %{}} = InputSchema.validate(over, %{})
       assert %{entries: 2, misses: 2, hits: 2} = InputSchema.cache_info()
     end
@@ -328,7 +328,7 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       InputSchema.configure_cache(enabled: false)
       large = of_size(%{"type" => "object"}, 2 * @inline_term_bytes)
 
-      assert {:ok, %{}} = Native.validate(large, %{}, false)
+      assert {:ok, %{}} = Native.validate(large, %{}, :first)
       assert %{entries: 0, misses: 0, hits: 0} = InputSchema.cache_info()
     end
 
@@ -350,25 +350,27 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       # inline and refused there.
       for i <- 1..5 do
         other = %{"properties" => %{"b#{i}" => %{"type" => "string"}}, "description" => ""}
-        assert {:ok, _} = Native.validate(other, %{}, false)
+        assert {:ok, _} = Native.validate(other, %{}, :first)
       end
 
       InputSchema.clear_cache()
-      assert_result(Native.validate(large, %{}, false), refused)
+      assert_result(Native.validate(large, %{}, :first), refused)
 
-      for i <- 1..4, do: assert({:ok, _} = Native.validate(shape.("#{i}"), %{"a" => "x"}, false))
-      assert_result(Native.validate(large, %{}, false), refused)
+      for i <- 1..4,
+          do: assert({:ok, _} = Native.validate(shape.("#{i}"), %{"a" => "x"}, :first))
+
+      assert_result(Native.validate(large, %{}, :first), refused)
 
       # A fifth: now crowded.
-      assert {:ok, _} = Native.validate(shape.("5"), %{"a" => "x"}, false)
+      assert {:ok, _} = Native.validate(shape.("5"), %{"a" => "x"}, :first)
       assert %{entries: 5, misses: 5, hits: 0} = InputSchema.cache_info()
-      assert :dirty = Native.validate(large, %{}, false)
+      assert :dirty = Native.validate(large, %{}, :first)
       assert_result(InputSchema.validate(large, %{}), refused)
 
       # Each of the five is found by its hash, inline.
       for i <- 1..5 do
         assert_result(
-          Native.validate(shape.("#{i}"), %{"a" => 1}, false),
+          Native.validate(shape.("#{i}"), %{"a" => 1}, :first),
           {:validation, "tool argument has the wrong type",
            %{path: "$arguments.a", type: "string"}}
         )
@@ -390,10 +392,10 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
         assert %{entries: 1, hits: 0} = InputSchema.cache_info()
 
         if inline do
-          assert {:ok, %{"p1" => 2}} = Native.validate(schema, %{"p1" => 2}, false)
+          assert {:ok, %{"p1" => 2}} = Native.validate(schema, %{"p1" => 2}, :first)
           assert %{hits: 1} = InputSchema.cache_info()
         else
-          assert :dirty = Native.validate(schema, %{"p1" => 2}, false)
+          assert :dirty = Native.validate(schema, %{"p1" => 2}, :first)
           assert %{hits: 0} = InputSchema.cache_info()
         end
 
@@ -409,7 +411,7 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       filed = fn opts ->
         InputSchema.configure_cache([enabled: true] ++ opts)
         InputSchema.clear_cache()
-        assert {:ok, _} = Native.validate(schema, %{"n" => 1}, false)
+        assert {:ok, _} = Native.validate(schema, %{"n" => 1}, :first)
         info = InputSchema.cache_info()
         assert info.misses == 1
         info.entries
@@ -427,21 +429,22 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
     test "the inline half answers or hands over; its answers equal the dirty half's" do
       answered = :counters.new(2, [])
 
-      for {name, schema, arguments, _} <- ContractCases.arguments(), all <- [false, true] do
+      for {name, schema, arguments, _} <- ContractCases.arguments(), mode <- [:first, :all] do
         # What the wrapper does with a call the inline half hands over:
         # compile on a dirty scheduler (filing the schema), then validate there.
-        {:ok, resource} = Native.compile_dirty(schema)
-        dirty = Native.validate_compiled_dirty(resource, nil, arguments, all)
+        {:ok, resource} = Native.compile_dirty(schema, false)
+        dirty = Native.validate_compiled_dirty(resource, nil, arguments, mode)
         # The dirty compile filed the schema; the inline half can now find it.
-        inline = Native.validate(schema, arguments, all)
+        inline = Native.validate(schema, arguments, mode)
         assert inline == :dirty or inline === dirty, name
         if inline != :dirty, do: :counters.add(answered, 1, 1)
 
         {:ok, compiled} = InputSchema.compile(schema)
-        inline = Native.validate_compiled(compiled.resource, nil, arguments, all)
+        inline = Native.validate_compiled(compiled.resource, nil, arguments, mode)
 
         assert inline == :dirty or
-                 inline === Native.validate_compiled_dirty(compiled.resource, nil, arguments, all),
+                 inline ===
+                   Native.validate_compiled_dirty(compiled.resource, nil, arguments, mode),
                name
 
         if inline != :dirty, do: :counters.add(answered, 2, 1)
@@ -464,23 +467,23 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
       large = %{"items" => List.duplicate("x", 100_000)}
       long = %{"items" => [String.duplicate("x", 1_000_000)]}
 
-      assert {:ok, ^small} = Native.validate_compiled(compiled.resource, nil, small, false)
-      assert :dirty = Native.validate_compiled(compiled.resource, nil, large, false)
-      assert :dirty = Native.validate_compiled(compiled.resource, nil, long, false)
+      assert {:ok, ^small} = Native.validate_compiled(compiled.resource, nil, small, :first)
+      assert :dirty = Native.validate_compiled(compiled.resource, nil, large, :first)
+      assert :dirty = Native.validate_compiled(compiled.resource, nil, long, :first)
       assert {:ok, ^large} = InputSchema.validate(compiled, large)
       assert {:ok, ^long} = InputSchema.validate(compiled, long)
 
       # A cache miss compiles inline, unless a pattern must be built.
       InputSchema.clear_cache()
-      assert {:ok, ^small} = Native.validate(schema, small, false)
+      assert {:ok, ^small} = Native.validate(schema, small, :first)
       assert %{entries: 1, misses: 1} = InputSchema.cache_info()
-      assert :dirty = Native.validate(schema, large, false)
+      assert :dirty = Native.validate(schema, large, :first)
 
       fresh = "^fresh-#{System.unique_integer([:positive])}$"
       patterned = %{"properties" => %{"s" => %{"pattern" => fresh}}}
-      assert :dirty = Native.validate(patterned, %{"s" => "x"}, false)
+      assert :dirty = Native.validate(patterned, %{"s" => "x"}, :first)
       assert :dirty = Native.validate_schema(patterned)
-      assert :dirty = Native.compile(patterned)
+      assert :dirty = Native.compile(patterned, false)
 
       assert_result(
         InputSchema.validate(patterned, %{"s" => "x"}),
@@ -492,7 +495,7 @@ defmodule Backplane.AgentRuntime.InputSchema.CacheTest do
 
       # An improper list longer than the budget is handed over before its end is seen.
       improper = %{"items" => Enum.reduce(1..100_000, :tail, &[&1 | &2])}
-      assert :dirty = Native.validate_compiled(compiled.resource, nil, improper, false)
+      assert :dirty = Native.validate_compiled(compiled.resource, nil, improper, :first)
 
       assert_result(
         InputSchema.validate(compiled, improper),

@@ -119,9 +119,9 @@ defmodule Backplane.AgentRuntime.InputSchema.CompiledTest do
       assert {:ok, ^arguments} = InputSchema.validate(foreign, arguments)
       # Filed now; the inline half hands a source this large over.
       alias Backplane.AgentRuntime.InputSchema.Native
-      assert Native.validate_compiled(resource, foreign.source, arguments, false) == :dirty
+      assert Native.validate_compiled(resource, foreign.source, arguments, :first) == :dirty
 
-      assert Native.validate_compiled_dirty(resource, foreign.source, arguments, false) ==
+      assert Native.validate_compiled_dirty(resource, foreign.source, arguments, :first) ==
                {:ok, arguments}
     end
   end

@@ -25,29 +25,45 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
   end
 
   describe "the hand-written entries of validate/3 and validate_compiled/4" do
-    # Written without rustler's wrapper (nif.rs, "entries"): a flag that is
-    # not a boolean is refused with `badarg`, as rustler's decoding refuses
-    # it; only a caller other than the library's Elixir side can pass one.
-    test "answer as the public API does, and refuse a flag that is not a boolean" do
-      schema = %{"required" => ["q"]}
+    # Written without rustler's wrapper (nif.rs, "entries"): a mode that is
+    # not one of the four atoms is refused with `badarg`, as rustler's
+    # decoding would refuse it; only a caller other than the library's
+    # Elixir side can pass one. The dirty half, a rustler function, refuses
+    # the same.
+    test "answer as the public API does, and refuse a mode that is not one of the four" do
+      schema = %{"required" => ["q"], "properties" => %{"d" => %{"format" => "date"}}}
 
       {:ok, %{resource: resource, source: source}} =
         Backplane.AgentRuntime.InputSchema.compile(schema)
 
-      assert Native.validate(schema, %{"q" => 1}, false) == {:ok, %{"q" => 1}}
-      assert Native.validate_compiled(resource, source, %{"q" => 1}, true) == {:ok, %{"q" => 1}}
+      for mode <- [:first, :all, :first_asserting, :all_asserting] do
+        assert Native.validate(schema, %{"q" => 1}, mode) == {:ok, %{"q" => 1}}
+        assert Native.validate_compiled(resource, source, %{"q" => 1}, mode) == {:ok, %{"q" => 1}}
+      end
 
-      for flag <- [nil, :all, 1, "true"] do
-        assert_raise ArgumentError, fn -> Native.validate(schema, %{}, flag) end
+      # The mode decides the errors listed and whether formats are asserted.
+      bad = %{"d" => "2023-02-30"}
+      assert {:error, %Error{details: %{property: "q"}}} = Native.validate(schema, bad, :first)
+      assert {:error, %Error{details: %{errors: [_]}}} = Native.validate(schema, bad, :all)
+
+      assert {:error, %Error{details: %{errors: [_, %{details: %{format: "date"}}]}}} =
+               Native.validate(schema, bad, :all_asserting)
+
+      for mode <- [nil, true, false, :assert, 1, "first", {:first}] do
+        assert_raise ArgumentError, fn -> Native.validate(schema, %{}, mode) end
 
         assert_raise ArgumentError, fn ->
-          Native.validate_compiled(resource, source, %{}, flag)
+          Native.validate_compiled(resource, source, %{}, mode)
+        end
+
+        assert_raise ArgumentError, fn ->
+          Native.validate_compiled_dirty(resource, source, %{}, mode)
         end
       end
 
       # The library still answers.
       assert {:error, %Error{message: "required tool argument is missing"}} =
-               Native.validate(schema, %{}, false)
+               Native.validate(schema, %{}, :first)
     end
   end
 

@@ -26,11 +26,11 @@ defmodule Backplane.AgentRuntime.InputSchema.OptionsTest do
 
   describe "validate/3 refuses" do
     test "an unknown key" do
-      refused([error: :all], "unknown option :error of validate/3 (known: :errors)")
+      refused([error: :all], "unknown option :error of validate/3 (known: :errors, :formats)")
 
       refused(
-        [errors: :all, formats: :assert],
-        "unknown option :formats of validate/3 (known: :errors)"
+        [errors: :all, format: :assert],
+        "unknown option :format of validate/3 (known: :errors, :formats)"
       )
     end
 
@@ -92,7 +92,7 @@ defmodule Backplane.AgentRuntime.InputSchema.OptionsTest do
 
       refused(
         [errors: :x, errors: :x, error: :all],
-        "unknown option :error of validate/3 (known: :errors)"
+        "unknown option :error of validate/3 (known: :errors, :formats)"
       )
 
       refused([errors: :x, errors: :all], "option :errors of validate/3 is given more than once")

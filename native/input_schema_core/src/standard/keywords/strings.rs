@@ -157,10 +157,7 @@ impl Walk<'_> {
         let Some(text) = self.text(instance) else {
             return Ok(true);
         };
-        // A unit per 16 bytes for the linear scans; `regex` runs the
-        // pattern parser, about fifty times dearer per byte.
-        let per_16_bytes = if format == Format::Regex { 50 } else { 1 };
-        self.charge(1 + text.len() as u64 / 16 * per_16_bytes)?;
+        self.charge(1 + text.len() as u64 / 16 * format.units_per_16_bytes())?;
         if format.check(text) {
             return Ok(true);
         }
