@@ -201,6 +201,27 @@ fn has_name(names: &[Box<str>], key: &[u8]) -> bool {
 /// The keys of an object instance, sorted, for many lookups.
 struct Keys<'k>(Vec<Cow<'k, [u8]>>);
 
+/// Which of a `required` list an object instance has: a bit per name when
+/// both are small (one pass over the keys, nothing allocated), its sorted
+/// keys otherwise.
+enum Present<'k> {
+    Bits(u64),
+    Keys(Keys<'k>),
+}
+
+impl Present<'_> {
+    fn has(&self, index: usize, name: &str) -> bool {
+        match self {
+            Present::Bits(bits) => index < 64 && bits & (1 << index) != 0,
+            Present::Keys(keys) => keys.has(name),
+        }
+    }
+}
+
+/// The most keys and names [`Present::Bits`] compares pairwise.
+const PAIRWISE_KEYS: usize = 32;
+const PAIRWISE_NAMES: usize = 8;
+
 impl Keys<'_> {
     fn has(&self, name: &str) -> bool {
         self.0.binary_search_by(|k| (**k).cmp(name.as_bytes())).is_ok()
@@ -239,6 +260,31 @@ impl Walk<'_> {
         }
         keys.sort_unstable();
         Ok(Ok(Keys(keys)))
+    }
+
+    /// Which of `names` the object instance has (`Present`); a key that is
+    /// not text makes it unreadable.
+    fn present<'a, V: Value<'a>>(
+        &mut self,
+        names: &[Box<str>],
+        instance: V,
+    ) -> Result<Result<Present<'a>, &'static str>, Limit> {
+        if names.len() > PAIRWISE_NAMES || instance.map_len() > PAIRWISE_KEYS {
+            return Ok(self.keys(instance)?.map(Present::Keys));
+        }
+        let mut bits = 0u64;
+        for (key, _) in instance.map_entries() {
+            self.charge(1)?;
+            let Some(text) = key_text(key) else {
+                return Ok(Err("object has a key that is not a string"));
+            };
+            for (i, name) in names.iter().enumerate() {
+                if name.as_bytes() == &*text {
+                    bits |= 1 << i;
+                }
+            }
+        }
+        Ok(Ok(Present::Bits(bits)))
     }
 
     /// Guards an object keyword: `Some(step)` when it is decided already
@@ -423,14 +469,14 @@ impl Walk<'_> {
         if let Some(step) = self.object_guard(at, instance, kp, ip) {
             return step;
         }
-        let keys = match self.keys(instance)? {
-            Ok(keys) => keys,
+        let present = match self.present(names, instance)? {
+            Ok(present) => present,
             Err(why) => return self.fail(at, kp, ip, || why.to_string()),
         };
         let mut valid = true;
-        for name in names {
+        for (i, name) in names.iter().enumerate() {
             self.charge(1)?;
-            if !keys.has(name) {
+            if !present.has(i, name) {
                 let passed = self.fail(at, kp, ip, || format!("required property {name:?} is missing"))?;
                 if self.stops(passed, &mut valid) {
                     return Ok(false);
