@@ -10,7 +10,6 @@ use std::cmp::Ordering;
 
 pub use crate::budget::{Budget, OverBudget};
 use crate::error::{ArgumentError, PathBytes};
-use crate::format::Format;
 use crate::schema::{Additional, CompiledSchema, Count, Node, NodeId, ObjectRules, OnePass, TypeSet};
 use crate::value::{equals, Datum, Kind, ListLength, Number, Shape, Text, Value};
 
@@ -651,12 +650,9 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// counted the code points of every binary it met.
     #[inline(never)]
     fn check_string(self, node: &Node, value: V, path: &Path<'_, V>) -> Check<V> {
-        // One pass for UTF-8, one to count code points, one for the pattern,
-        // and what an asserted format's check costs (`regex` more).
-        let passes = 1
-            + u64::from(node.checks_lengths)
-            + u64::from(node.pattern.is_some())
-            + node.format.map_or(0, Format::units_per_16_bytes);
+        // One pass for UTF-8, one to count code points, one for the pattern
+        // (an asserted format is charged what its check costs, below).
+        let passes = 1 + u64::from(node.checks_lengths) + u64::from(node.pattern.is_some());
         let text = self.check_text(value, passes, path)?;
         if node.checks_lengths {
             let length = text.chars().count() as u64;
@@ -677,6 +673,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             }
         }
         if let Some(format) = node.format {
+            self.budget.charge(format.units(text))?;
             if !format.check(text) {
                 self.report(|| ArgumentError::FormatMismatch {
                     path: path.render(),

@@ -244,3 +244,37 @@ fn checks_answer_on_awkward_strings() {
         }
     }
 }
+
+/// What a check is charged: a unit per 16 bytes for the linear scans, fifty
+/// for `regex`, and two units a byte for a host name or a mail address with
+/// an IDNA label (`xn--` in any case, or any non-ASCII character), whose
+/// Punycode, NFC and Bidi work costs up to about 150 ns a byte
+/// (`benches/formats.rs`), where a plain name costs about 6.
+#[test]
+fn checks_are_charged_for_their_work() {
+    let plain = "build-cache-01.eu.example.com";
+    assert_eq!(Format::Hostname.units(plain), 1 + plain.len() as u64 / 16);
+    assert_eq!(Format::Email.units("user@example.com"), 2);
+    assert_eq!(Format::DateTime.units(&"9".repeat(1 << 20)), 1 + (1 << 16));
+    assert_eq!(Format::Regex.units(&"a".repeat(64)), 1 + 4 * 50);
+    for (format, text) in [
+        (Format::Hostname, "xn--bcher-kva.example"),
+        (Format::Hostname, "www.XN--BCHER-KVA.example"),
+        (Format::IdnHostname, "bücher.example"),
+        (Format::IdnHostname, "xn--bcher-kva.example"),
+        (Format::Email, "user@xn--bcher-kva.example"),
+        (Format::IdnEmail, "jürgen@bücher.example"),
+    ] {
+        assert_eq!(
+            format.units(text),
+            1 + 2 * text.len() as u64,
+            "{}: {text}",
+            format.name()
+        );
+    }
+    // The other formats read non-ASCII text in their linear scans.
+    assert_eq!(Format::Iri.units("https://bücher.example/"), 2);
+    // The longest name of A-labels: hundreds of units, never a dozen.
+    let longest = ["xn--bcher-kva"; 18].join(".");
+    assert_eq!(Format::Hostname.units(&longest), 1 + 2 * longest.len() as u64);
+}

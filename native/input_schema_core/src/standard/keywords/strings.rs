@@ -157,7 +157,7 @@ impl Walk<'_> {
         let Some(text) = self.text(instance) else {
             return Ok(true);
         };
-        self.charge(1 + text.len() as u64 / 16 * format.units_per_16_bytes())?;
+        self.charge(format.units(text))?;
         if format.check(text) {
             return Ok(true);
         }
