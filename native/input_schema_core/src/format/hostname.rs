@@ -31,6 +31,10 @@ const LDH: AsciiSet = AsciiSet::ALPHANUMERIC.union(AsciiSet::of(b"-"));
 /// 1034's 255 octets on the wire).
 const MAX_NAME: usize = 253;
 
+/// The longest text that can be a name: every code point counts at least
+/// one octet in the ASCII form and takes at most four bytes of UTF-8.
+pub(super) const MOST_NAME_BYTES: usize = 4 * MAX_NAME;
+
 /// What a name may hold, per format.
 #[derive(Debug, Clone, Copy)]
 struct Rules {
@@ -84,7 +88,7 @@ fn name(text: &str, rules: Rules) -> bool {
     // Every code point counts at least one octet in the ASCII form (an
     // A-label has `xn--` and an octet or more per code point), and takes at
     // most four bytes of UTF-8: a longer text cannot fit.
-    let most_bytes = if rules.unicode { 4 * MAX_NAME } else { MAX_NAME };
+    let most_bytes = if rules.unicode { MOST_NAME_BYTES } else { MAX_NAME };
     if text.len() > most_bytes {
         return false;
     }

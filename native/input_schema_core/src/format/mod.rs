@@ -147,22 +147,31 @@ impl Format {
     }
 
     /// The work units checking `text` costs, charged before the check. The
-    /// linear scans cost a unit per 16 bytes (at most about 60 ns, measured
-    /// on 1 MiB strings: `benches/formats.rs`); `regex` runs the pattern
-    /// parser, about fifty times dearer per byte. A host name or a mail
-    /// domain with an IDNA label (`xn--`, or any non-ASCII character) goes
-    /// through Punycode, NFC and the Bidi rule, up to about 150 ns a byte:
-    /// two units a byte.
+    /// linear scans cost a unit and a unit per 16 bytes (at most about 60 ns
+    /// per 16 bytes, measured on 1 MiB strings: `benches/formats.rs`);
+    /// `regex` runs the pattern parser, about fifty times dearer per byte.
+    /// IDNA work (Punycode, NFC, the Bidi rule: up to about 150 ns a byte)
+    /// runs on a host name, or on a mail address's domain, of at most
+    /// `hostname::MOST_NAME_BYTES` (a longer one is refused unread), the
+    /// text's end: when that end holds an IDNA label (`xn--` in any case,
+    /// or any non-ASCII character), two units a byte of it more. Deciding
+    /// that reads at most those bytes.
     pub fn units(self, text: &str) -> u64 {
-        let bytes = text.len() as u64;
+        let linear = 1 + text.len() as u64 / 16;
         match self {
-            Format::Regex => 1 + bytes / 16 * 50,
-            Format::Hostname | Format::IdnHostname | Format::Email | Format::IdnEmail
-                if has_idna_label(text) =>
-            {
-                1 + 2 * bytes
+            Format::Regex => 1 + text.len() as u64 / 16 * 50,
+            Format::Hostname | Format::IdnHostname | Format::Email | Format::IdnEmail => {
+                let bytes = text.as_bytes();
+                let name = bytes
+                    .get(bytes.len().saturating_sub(hostname::MOST_NAME_BYTES)..)
+                    .unwrap_or_default();
+                if has_idna_label(name) {
+                    linear + 2 * name.len() as u64
+                } else {
+                    linear
+                }
             }
-            _ => 1 + bytes / 16,
+            _ => linear,
         }
     }
 
@@ -274,13 +283,8 @@ fn steps(count: usize) {
 )]
 mod tests;
 
-/// Whether a host name or mail address may hold an IDNA label: a non-ASCII
-/// character, or `xn--` in any case. (A plain LDH name is checked by one
-/// cheap scan.)
-fn has_idna_label(text: &str) -> bool {
-    !text.is_ascii()
-        || text
-            .as_bytes()
-            .windows(4)
-            .any(|w| w.eq_ignore_ascii_case(b"xn--"))
+/// Whether bytes of a host name or mail address may hold an IDNA label: a
+/// non-ASCII byte, or `xn--` in any case.
+fn has_idna_label(bytes: &[u8]) -> bool {
+    !bytes.is_ascii() || bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"))
 }

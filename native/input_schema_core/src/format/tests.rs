@@ -245,15 +245,17 @@ fn checks_answer_on_awkward_strings() {
     }
 }
 
-/// What a check is charged: a unit per 16 bytes for the linear scans, fifty
-/// for `regex`, and two units a byte for a host name or a mail address with
-/// an IDNA label (`xn--` in any case, or any non-ASCII character), whose
-/// Punycode, NFC and Bidi work costs up to about 150 ns a byte
-/// (`benches/formats.rs`), where a plain name costs about 6.
+/// What a check is charged: a unit and a unit per 16 bytes for the linear
+/// scans, fifty per 16 bytes for `regex`, and for a host name or a mail
+/// address whose end (the most a name can be, 1,012 bytes) holds an IDNA
+/// label (`xn--` in any case, or any non-ASCII character) two units a byte
+/// of that end more: its Punycode, NFC and Bidi work costs up to about
+/// 150 ns a byte (`benches/formats.rs`), where a plain name costs about 6.
 #[test]
 fn checks_are_charged_for_their_work() {
+    let linear = |text: &str| 1 + text.len() as u64 / 16;
     let plain = "build-cache-01.eu.example.com";
-    assert_eq!(Format::Hostname.units(plain), 1 + plain.len() as u64 / 16);
+    assert_eq!(Format::Hostname.units(plain), linear(plain));
     assert_eq!(Format::Email.units("user@example.com"), 2);
     assert_eq!(Format::DateTime.units(&"9".repeat(1 << 20)), 1 + (1 << 16));
     assert_eq!(Format::Regex.units(&"a".repeat(64)), 1 + 4 * 50);
@@ -265,16 +267,30 @@ fn checks_are_charged_for_their_work() {
         (Format::Email, "user@xn--bcher-kva.example"),
         (Format::IdnEmail, "jürgen@bücher.example"),
     ] {
-        assert_eq!(
-            format.units(text),
-            1 + 2 * text.len() as u64,
-            "{}: {text}",
-            format.name()
-        );
+        let expected = linear(text) + 2 * text.len() as u64;
+        assert_eq!(format.units(text), expected, "{}: {text}", format.name());
     }
     // The other formats read non-ASCII text in their linear scans.
     assert_eq!(Format::Iri.units("https://bücher.example/"), 2);
     // The longest name of A-labels: hundreds of units, never a dozen.
     let longest = ["xn--bcher-kva"; 18].join(".");
-    assert_eq!(Format::Hostname.units(&longest), 1 + 2 * longest.len() as u64);
+    assert_eq!(
+        Format::Hostname.units(&longest),
+        linear(&longest) + 2 * longest.len() as u64
+    );
+    // A mail address of 1 MiB: only its end can be a name (the rest is the
+    // local part, read by the linear scan), and only that end is read for
+    // an IDNA label.
+    let local = "a".repeat(1 << 20);
+    let address = format!("{local}@xn--bcher-kva.example");
+    assert_eq!(
+        Format::Email.units(&address),
+        linear(&address) + 2 * 1_012,
+        "the last 1,012 bytes"
+    );
+    let ascii = format!("{local}@example.com");
+    assert_eq!(Format::Email.units(&ascii), linear(&ascii));
+    // An `xn--` far from the end is in no name the check reads as one.
+    let early = format!("xn--{local}@example.com");
+    assert_eq!(Format::IdnEmail.units(&early), linear(&early));
 }

@@ -90,9 +90,15 @@ pub(crate) fn compile_format(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) ->
 impl Walk<'_> {
     /// The text of a string instance; `None` for any other value. A binary
     /// that is not UTF-8 is no string.
-    fn text<'a, V: Value<'a>>(&self, instance: V) -> Option<&'a str> {
-        let bytes = instance.bytes()?;
-        instance.text_of(bytes)
+    ///
+    /// Checking the UTF-8 reads every byte: a unit per 16 bytes is charged
+    /// before it, so a long string leaves the calling scheduler unread.
+    fn text<'a, V: Value<'a>>(&self, instance: V) -> Result<Option<&'a str>, super::super::Limit> {
+        let Some(bytes) = instance.bytes() else {
+            return Ok(None);
+        };
+        self.charge(bytes.len() as u64 / 16)?;
+        Ok(instance.text_of(bytes))
     }
 
     pub(crate) fn check_length<'a, V: Value<'a>>(
@@ -104,7 +110,7 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        let Some(text) = self.text(instance) else {
+        let Some(text) = self.text(instance)? else {
             return Ok(true);
         };
         self.charge(text.len() as u64 / 16)?;
@@ -134,7 +140,7 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        let Some(text) = self.text(instance) else {
+        let Some(text) = self.text(instance)? else {
             return Ok(true);
         };
         self.charge(1 + text.len() as u64 / 16)?;
@@ -154,7 +160,7 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        let Some(text) = self.text(instance) else {
+        let Some(text) = self.text(instance)? else {
             return Ok(true);
         };
         self.charge(format.units(text))?;
