@@ -29,6 +29,9 @@ use input_schema_core::json::JsonRef;
 use input_schema_core::standard::{FormatMode, Options, Validator};
 use serde_json::Value as Json;
 
+mod support;
+use support::{figures, human, Figures};
+
 /// Batches of the typical strings.
 const SAMPLES: usize = 1000;
 /// Calls in one batch of a typical string.
@@ -85,25 +88,6 @@ impl Charges {
             (1u64 << 40) - budget.left() as u64
         };
         (spent(&self.asserting) - spent(&self.annotating)) as f64
-    }
-}
-
-/// (median, p99) of per-call nanoseconds.
-type Figures = (f64, f64);
-
-fn figures(mut samples: Vec<f64>) -> Figures {
-    samples.sort_by(|a, b| a.total_cmp(b));
-    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
-    (at(0.5), at(0.99))
-}
-
-fn human(ns: f64) -> String {
-    if ns >= 1_000_000.0 {
-        format!("{:.2} ms", ns / 1_000_000.0)
-    } else if ns >= 1_000.0 {
-        format!("{:.2} µs", ns / 1_000.0)
-    } else {
-        format!("{ns:.0} ns")
     }
 }
 

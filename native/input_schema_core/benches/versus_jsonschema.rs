@@ -23,6 +23,9 @@ use input_schema_core::schema::compile;
 use input_schema_core::validate::validate;
 use serde_json::Value;
 
+mod support;
+use support::{figures, human, Figures};
+
 const SAMPLES: usize = 300;
 
 fn fixtures() -> PathBuf {
@@ -56,9 +59,6 @@ fn tools(catalog: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
-/// (median, p99) of per-call nanoseconds.
-type Figures = (f64, f64);
-
 /// Per-call nanoseconds of `SAMPLES` batches of `batch` calls of each side,
 /// the two sides' batches alternating so that both see the same machine
 /// (this VM's speed drifts by tens of percent over seconds).
@@ -80,22 +80,6 @@ fn measure_pair(batch: usize, mut ours: impl FnMut(), mut theirs: impl FnMut()) 
         b.push(time(&mut theirs));
     }
     (figures(a), figures(b))
-}
-
-fn figures(mut samples: Vec<f64>) -> Figures {
-    samples.sort_by(|a, b| a.total_cmp(b));
-    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
-    (at(0.5), at(0.99))
-}
-
-fn human(ns: f64) -> String {
-    if ns >= 1_000_000.0 {
-        format!("{:.2} ms", ns / 1_000_000.0)
-    } else if ns >= 1_000.0 {
-        format!("{:.2} µs", ns / 1_000.0)
-    } else {
-        format!("{ns:.0} ns")
-    }
 }
 
 fn row(name: &str, (ours, theirs): (Figures, Figures)) {
