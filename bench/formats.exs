@@ -62,6 +62,36 @@ defmodule FormatsBench do
     {BenchSupport.percentile(sorted, 0.5), BenchSupport.percentile(sorted, 0.99)}
   end
 
+  # One row per tool with a format field, then one for every call:
+  # `validate.(compiled_schema, arguments)` with the schema compiled to
+  # annotate (element 2 of each call) against to assert (element 3).
+  def ratio_rows(compiled, validate, all_label) do
+    compiled
+    |> Enum.filter(fn {_, schema, _, _, _} -> has_format?(schema) end)
+    |> Enum.group_by(&elem(&1, 0))
+    |> Enum.sort()
+    |> Enum.each(fn {name, tool_calls} ->
+      pair_row(
+        name,
+        length(tool_calls),
+        measure_calls(tool_calls, validate, div(400, length(tool_calls)))
+      )
+    end)
+
+    n = length(compiled)
+    pair_row(all_label, n, measure_calls(compiled, validate, max(div(400, n), 20)))
+  end
+
+  defp measure_calls(calls, validate, batch) do
+    measure_pair(
+      fn -> Enum.each(calls, &validate.(elem(&1, 2), elem(&1, 4))) end,
+      fn -> Enum.each(calls, &validate.(elem(&1, 3), elem(&1, 4))) end,
+      batch,
+      300,
+      length(calls)
+    )
+  end
+
   def pair_row(name, calls, {{a_median, a_p99}, {b_median, b_p99}}) do
     IO.puts(
       "| #{name} | #{calls} | #{human(a_median)} | #{human(a_p99)} | #{human(b_median)} | #{human(b_p99)} | #{fixed(b_median / a_median, 3)} |"
@@ -196,125 +226,50 @@ for {title, calls} <- sets do
       {name_of[schema], schema, annotate, assert, arguments}
     end
 
-  compiled
-  |> Enum.filter(fn {_, schema, _, _, _} -> FormatsBench.has_format?(schema) end)
-  |> Enum.group_by(&elem(&1, 0))
-  |> Enum.sort()
-  |> Enum.each(fn {name, tool_calls} ->
-    n = length(tool_calls)
-
-    pair =
-      FormatsBench.measure_pair(
-        fn -> Enum.each(tool_calls, &JSONSchema.validate(elem(&1, 2), elem(&1, 4))) end,
-        fn -> Enum.each(tool_calls, &JSONSchema.validate(elem(&1, 3), elem(&1, 4))) end,
-        div(400, n),
-        300,
-        n
-      )
-
-    FormatsBench.pair_row(name, n, pair)
-  end)
-
-  n = length(compiled)
-
-  pair =
-    FormatsBench.measure_pair(
-      fn -> Enum.each(compiled, &JSONSchema.validate(elem(&1, 2), elem(&1, 4))) end,
-      fn -> Enum.each(compiled, &JSONSchema.validate(elem(&1, 3), elem(&1, 4))) end,
-      max(div(400, n), 20),
-      300,
-      n
-    )
-
-  FormatsBench.pair_row("**all**", n, pair)
+  FormatsBench.ratio_rows(compiled, &JSONSchema.validate/2, "**all**")
   IO.puts("")
 end
 
 # --- The gateway -----------------------------------------------------------
 
-Code.ensure_loaded(InputSchema)
+IO.puts("""
+## The gateway (Backplane.AgentRuntime.InputSchema): compile/1 against compile(schema, formats: :assert), validate/2
 
-if function_exported?(InputSchema, :compile, 2) do
-  IO.puts("""
-  ## The gateway (Backplane.AgentRuntime.InputSchema): compile/1 against compile(schema, formats: :assert), validate/2
+ns per call, median / p99 of batch means; the ratio is assert / default of the medians.
+""")
 
-  ns per call, median / p99 of batch means; the ratio is assert / default of the medians.
-  """)
-
-  # The map path: validate/3 with `formats: :annotate` where the option
-  # takes it, else with no option.
-  annotate_opts =
-    try do
-      InputSchema.validate(%{}, %{}, formats: :annotate)
-      [formats: :annotate]
-    rescue
-      ArgumentError -> []
+for {title, calls} <- sets do
+  # The calls whose schema the gateway compiles.
+  compiled =
+    for {schema, arguments} <- calls,
+        {:ok, default} <- [InputSchema.compile(schema)],
+        {:ok, assert} <- [InputSchema.compile(schema, formats: :assert)] do
+      verdict = elem(InputSchema.validate(default, arguments), 0)
+      ^verdict = elem(InputSchema.validate(assert, arguments), 0)
+      {name_of[schema], schema, default, assert, arguments}
     end
 
-  for {title, calls} <- sets do
-    # The calls whose schema the gateway compiles.
-    compiled =
-      for {schema, arguments} <- calls,
-          {:ok, default} <- [InputSchema.compile(schema)],
-          {:ok, assert} <- [InputSchema.compile(schema, formats: :assert)] do
-        verdict = elem(InputSchema.validate(default, arguments), 0)
-        ^verdict = elem(InputSchema.validate(assert, arguments), 0)
-        {name_of[schema], schema, default, assert, arguments}
-      end
+  IO.puts("### #{title}: #{length(compiled)} of #{length(calls)} calls compile\n")
+  IO.puts(String.replace(header, "annotate", "default"))
 
-    IO.puts("### #{title}: #{length(compiled)} of #{length(calls)} calls compile\n")
-    IO.puts(String.replace(header, "annotate", "default"))
+  FormatsBench.ratio_rows(compiled, &InputSchema.validate/2, "**all**, compiled")
+  n = length(compiled)
 
-    compiled
-    |> Enum.filter(fn {_, schema, _, _, _} -> FormatsBench.has_format?(schema) end)
-    |> Enum.group_by(&elem(&1, 0))
-    |> Enum.sort()
-    |> Enum.each(fn {name, tool_calls} ->
-      n = length(tool_calls)
+  pair =
+    FormatsBench.measure_pair(
+      fn ->
+        Enum.each(compiled, &InputSchema.validate(elem(&1, 1), elem(&1, 4), formats: :annotate))
+      end,
+      fn ->
+        Enum.each(compiled, &InputSchema.validate(elem(&1, 1), elem(&1, 4), formats: :assert))
+      end,
+      max(div(400, n), 20),
+      300,
+      n
+    )
 
-      pair =
-        FormatsBench.measure_pair(
-          fn -> Enum.each(tool_calls, &InputSchema.validate(elem(&1, 2), elem(&1, 4))) end,
-          fn -> Enum.each(tool_calls, &InputSchema.validate(elem(&1, 3), elem(&1, 4))) end,
-          div(400, n),
-          300,
-          n
-        )
-
-      FormatsBench.pair_row(name, n, pair)
-    end)
-
-    n = length(compiled)
-
-    pair =
-      FormatsBench.measure_pair(
-        fn -> Enum.each(compiled, &InputSchema.validate(elem(&1, 2), elem(&1, 4))) end,
-        fn -> Enum.each(compiled, &InputSchema.validate(elem(&1, 3), elem(&1, 4))) end,
-        max(div(400, n), 20),
-        300,
-        n
-      )
-
-    FormatsBench.pair_row("**all**, compiled", n, pair)
-
-    pair =
-      FormatsBench.measure_pair(
-        fn ->
-          Enum.each(compiled, &InputSchema.validate(elem(&1, 1), elem(&1, 4), annotate_opts))
-        end,
-        fn ->
-          Enum.each(compiled, &InputSchema.validate(elem(&1, 1), elem(&1, 4), formats: :assert))
-        end,
-        max(div(400, n), 20),
-        300,
-        n
-      )
-
-    FormatsBench.pair_row("**all**, schema maps (validate/3, #{inspect(annotate_opts)})", n, pair)
-    IO.puts("")
-  end
-else
-  IO.puts("gateway formats: option not available in this build\n")
+  FormatsBench.pair_row("**all**, schema maps (validate/3, formats: :annotate)", n, pair)
+  IO.puts("")
 end
 
 # --- Each format through the NIF ------------------------------------------
