@@ -104,17 +104,15 @@ defmodule Backplane.AgentRuntime.InputSchema do
           {:ok, term()} | {:error, Error.t()}
   def validate(schema, arguments, opts \\ [])
 
-  # The calls a runtime makes most, with no options to read.
-  def validate(%Compiled{resource: resource, source: source, formats: formats}, arguments, []) do
-    mode = if formats == :assert, do: :first_asserting, else: :first
-
-    with :foreign <- validate_compiled(resource, source, arguments, mode) do
-      validate_foreign(source, arguments, mode)
+  # The calls a runtime makes most, with no options to read. The second
+  # clause also takes a struct made by a version without `formats`:
+  # compiled with formats annotated.
+  def validate(%Compiled{resource: resource, source: source, formats: :assert}, arguments, []) do
+    with :foreign <- validate_compiled(resource, source, arguments, :first_asserting) do
+      validate_foreign(source, arguments, :first_asserting)
     end
   end
 
-  # A struct made by a version without `formats`: compiled with formats
-  # annotated.
   def validate(%Compiled{resource: resource, source: source}, arguments, []) do
     with :foreign <- validate_compiled(resource, source, arguments, :first) do
       validate_foreign(source, arguments, :first)

@@ -115,8 +115,12 @@ defmodule Backplane.AgentRuntime.ErrorTest do
       assert {error.module, error.function, error.arity} === {Error, :new, 3}
     end
 
-    # The guard is on the head: it is checked before the class.
-    assert_raise FunctionClauseError, fn -> Error.new(:bogus, "m", %{}) end
+    # The guard is on the head: it is checked before the class. (The
+    # arguments come from a list so that a compiler's type check does not
+    # refuse the call it is meant to make.)
+    for {class, opts} <- [{:bogus, %{}}] do
+      assert_raise FunctionClauseError, fn -> Error.new(class, "m", opts) end
+    end
   end
 
   test "to_map/1 keeps the class an atom and leaves the cause out" do
