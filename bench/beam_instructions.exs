@@ -1,7 +1,9 @@
 # The BEAM-side workloads of the speed guard (scripts/speed_guard): the
 # coding-tool and MCP sample calls through validate(compiled, args) and
 # through validate(schema_map, args) on a cache hit, made from Elixir as a
-# runtime makes them. Run under callgrind (`--dump-before` the marker below),
+# runtime makes them; and the standard entry point's eight shapes
+# (fixtures/standard_shapes.json), each shape's valid and invalid instance,
+# through Backplane.JSONSchema.valid?/2 and validate/2 on a compiled schema. Run under callgrind (`--dump-before` the marker below),
 # each workload is two phases: a warm-up (compiles, fills the cache and
 # this scheduler's front), then ROUNDS passes over its calls. `Native.noop/0`
 # ends each phase, so every other dump is one workload's measured pass; the
@@ -21,6 +23,7 @@ Code.require_file("support.exs", __DIR__)
 defmodule BeamInstructions do
   alias Backplane.AgentRuntime.InputSchema
   alias Backplane.AgentRuntime.InputSchema.Native
+  alias Backplane.JSONSchema
 
   # Words: 64 MiB, far more than the workloads allocate.
   @heap 8_000_000
@@ -38,11 +41,19 @@ defmodule BeamInstructions do
     coding = BenchSupport.coding_calls()
     mcp = BenchSupport.mcp_calls()
 
+    standard =
+      for shape <- BenchSupport.read_json!("fixtures/standard_shapes.json"),
+          {:ok, compiled} <- [JSONSchema.compile(shape["schema"])],
+          instance <- [shape["valid"], shape["invalid"]],
+          do: {compiled, instance}
+
     workloads = [
       {"beam_compiled_coding", compile(coding)},
       {"beam_hit_coding", coding},
       {"beam_compiled_mcp", compile(mcp)},
-      {"beam_hit_mcp", mcp}
+      {"beam_hit_mcp", mcp},
+      {"beam_standard_valid", {:valid?, standard}},
+      {"beam_standard_validate", {:validate, standard}}
     ]
 
     InputSchema.configure_cache(enabled: true)
@@ -53,12 +64,17 @@ defmodule BeamInstructions do
       Native.noop()
       passes(calls, rounds)
       Native.noop()
-      IO.puts("workload #{name} #{rounds * length(calls)}")
+      IO.puts("workload #{name} #{rounds * count(calls)}")
     end
   end
 
   defp compile(calls), do: Enum.map(calls, fn {s, a} -> {elem(InputSchema.compile(s), 1), a} end)
 
+  defp count({_function, calls}), do: length(calls)
+  defp count(calls), do: length(calls)
+
+  defp pass({:valid?, calls}), do: Enum.each(calls, fn {s, i} -> JSONSchema.valid?(s, i) end)
+  defp pass({:validate, calls}), do: Enum.each(calls, fn {s, i} -> JSONSchema.validate(s, i) end)
   defp pass(calls), do: Enum.each(calls, fn {s, a} -> InputSchema.validate(s, a) end)
 
   defp passes(_calls, 0), do: :ok

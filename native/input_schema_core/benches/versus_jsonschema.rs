@@ -2,6 +2,14 @@
 //! instances (`serde_json` values): compile time per schema and validation
 //! time per call, medians and 99th percentiles, and our/their ratio.
 //!
+//! Two entry points of ours: the gateway's strict subset (`schema::compile`,
+//! `validate::validate`) on the tool-schema fixtures, then standard JSON
+//! Schema (`standard::Validator`) on the eight shapes of
+//! `fixtures/standard_shapes.json` (which `bench/json_schema.exs` times
+//! through the NIF), each with `is_valid` on its valid and its invalid instance,
+//! every error of the invalid one (`validate` against `iter_errors`), and
+//! compile + `is_valid` cold.
+//!
 //! Run: `cargo bench -p input_schema_core --bench versus_jsonschema`.
 //! Each figure is the per-call time of a batch, over many batches; the two
 //! sides' batches alternate, so a drift of the machine's speed hits both.
@@ -20,6 +28,7 @@ use std::time::Instant;
 
 use input_schema_core::json::JsonRef;
 use input_schema_core::schema::compile;
+use input_schema_core::standard::{Options, Validator};
 use input_schema_core::validate::validate;
 use serde_json::Value;
 
@@ -197,4 +206,111 @@ fn main() {
         },
     );
     row("validate, 1 MiB string against a pattern", pair);
+
+    standard_rows();
+}
+
+/// A schema with a valid and an invalid instance.
+struct Shape {
+    name: String,
+    schema: Value,
+    valid: Value,
+    invalid: Value,
+}
+
+/// The eight shapes of `fixtures/standard_shapes.json` (the standard entry
+/// point's speed targets; `bench/json_schema.exs` times the same ones
+/// through the NIF).
+fn standard_shapes() -> Vec<Shape> {
+    let Value::Array(shapes) = read_json("standard_shapes.json") else {
+        panic!("standard_shapes.json: not a list");
+    };
+    shapes
+        .into_iter()
+        .map(|shape| Shape {
+            name: shape["name"].as_str().unwrap().to_string(),
+            schema: shape["schema"].clone(),
+            valid: shape["valid"].clone(),
+            invalid: shape["invalid"].clone(),
+        })
+        .collect()
+}
+
+/// Compilations in one batch of the cold rows: a compilation (the
+/// metaschema check included) costs tens of microseconds.
+const COMPILE_BATCH: usize = 20;
+
+/// `standard::Validator` beside `jsonschema` on each standard shape:
+/// `is_valid` on the valid and the invalid instance, every error of the
+/// invalid one, and compile + `is_valid` cold. Both sides must agree on
+/// every verdict first.
+fn standard_rows() {
+    let options = Options::default();
+    for Shape {
+        name,
+        schema,
+        valid,
+        invalid,
+    } in standard_shapes()
+    {
+        let ours = Validator::compile(&schema, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let theirs = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (instance, expected) in [(&valid, true), (&invalid, false)] {
+            let verdict = ours
+                .is_valid(JsonRef::from(instance))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(verdict, expected, "{name}: our is_valid on {instance}");
+            assert_eq!(
+                theirs.is_valid(instance),
+                expected,
+                "{name}: their is_valid on {instance}"
+            );
+            let errors = ours
+                .validate(JsonRef::from(instance))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(errors.is_empty(), expected, "{name}: our validate on {instance}");
+            assert_eq!(
+                theirs.iter_errors(instance).count() == 0,
+                expected,
+                "{name}: their iter_errors on {instance}"
+            );
+        }
+
+        // A call on 100 rows costs about what 100 calls on a small value do.
+        let batch = if valid.is_array() { 100 } else { 1000 };
+        for (label, instance) in [("valid", &valid), ("invalid", &invalid)] {
+            let pair = measure_pair(
+                batch,
+                || {
+                    black_box(ours.is_valid(JsonRef::from(instance)).ok());
+                },
+                || {
+                    black_box(theirs.is_valid(instance));
+                },
+            );
+            row(&format!("standard {name}: is_valid, {label}"), pair);
+        }
+        let pair = measure_pair(
+            batch,
+            || {
+                black_box(ours.validate(JsonRef::from(&invalid)).ok());
+            },
+            || {
+                black_box(theirs.iter_errors(&invalid).count());
+            },
+        );
+        row(&format!("standard {name}: validate, invalid"), pair);
+        let pair = measure_pair(
+            COMPILE_BATCH,
+            || {
+                let validator = Validator::compile(&schema, &options).unwrap();
+                black_box(validator.is_valid(JsonRef::from(&valid)).ok());
+            },
+            || {
+                let validator = jsonschema::validator_for(&schema).unwrap();
+                black_box(validator.is_valid(&valid));
+            },
+        );
+        row(&format!("standard {name}: compile + validate"), pair);
+    }
 }

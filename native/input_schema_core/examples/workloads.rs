@@ -8,7 +8,11 @@
 //! - `validate_mcp`: every call of `fixtures/calls.jsonl` whose tool the MCP
 //!   catalog has;
 //! - `compile_coding`, `compile_mcp`: every schema of the coding tools and of
-//!   the MCP catalog (`fixtures/mcp_catalog.json`), compiled.
+//!   the MCP catalog (`fixtures/mcp_catalog.json`), compiled;
+//! - `standard_valid`, `standard_validate`: the standard entry point
+//!   (`standard::Validator`) on the eight shapes of
+//!   `fixtures/standard_shapes.json`, each shape's valid and invalid
+//!   instance, through `is_valid` and through `validate` (every failure).
 //!
 //! Each runs `RUNS` times; the guard divides by that.
 
@@ -26,6 +30,7 @@ use std::path::PathBuf;
 use input_schema_core::json::JsonRef;
 use input_schema_core::pattern::Pattern;
 use input_schema_core::schema::{compile, CompiledSchema};
+use input_schema_core::standard::{Options, Validator};
 use input_schema_core::validate::validate;
 use serde_json::Value;
 
@@ -72,6 +77,37 @@ fn validate_all_of(calls: &[(CompiledSchema, Value)]) -> usize {
         .count()
 }
 
+/// Each standard shape compiled, with its valid and its invalid instance.
+fn standard_calls() -> Vec<(Validator, Value)> {
+    let shapes: Value = serde_json::from_str(&read("standard_shapes.json")).unwrap();
+    let mut calls = Vec::new();
+    for shape in shapes.as_array().unwrap() {
+        for instance in ["valid", "invalid"] {
+            let validator = Validator::compile(&shape["schema"], &Options::default()).unwrap();
+            calls.push((validator, shape[instance].clone()));
+        }
+    }
+    calls
+}
+
+/// `standard_valid` (`is_valid`) or `standard_validate` (`validate`); the
+/// count of valid instances.
+#[inline(never)]
+fn standard_all_of(calls: &[(Validator, Value)], every_failure: bool) -> usize {
+    calls
+        .iter()
+        .filter(|(validator, instance)| {
+            if every_failure {
+                validator
+                    .validate(JsonRef::from(instance))
+                    .is_ok_and(|units| units.is_empty())
+            } else {
+                validator.is_valid(JsonRef::from(instance)) == Ok(true)
+            }
+        })
+        .count()
+}
+
 #[inline(never)]
 fn compile_all_of(schemas: &[(String, Value)]) -> usize {
     schemas
@@ -85,6 +121,7 @@ fn main() {
     let mcp = tools("mcp_catalog.json");
     let coding_calls = calls("coding_calls.jsonl", &coding);
     let mcp_calls = calls("calls.jsonl", &mcp);
+    let standard = standard_calls();
     // Patterns are shared between compiles once built: build them first
     // (outside the counted function's calls that follow), so that every run
     // counts the same work.
@@ -100,14 +137,17 @@ fn main() {
             "validate_mcp" => black_box(validate_all_of(black_box(&mcp_calls))),
             "compile_coding" => black_box(compile_all_of(black_box(&coding))),
             "compile_mcp" => black_box(compile_all_of(black_box(&mcp))),
+            "standard_valid" => black_box(standard_all_of(black_box(&standard), false)),
+            "standard_validate" => black_box(standard_all_of(black_box(&standard), true)),
             _ => 0,
         };
     }
     println!(
-        "runs {RUNS}: {} coding calls, {} MCP calls, {} coding schemas, {} MCP schemas",
+        "runs {RUNS}: {} coding calls, {} MCP calls, {} coding schemas, {} MCP schemas, {} standard calls",
         coding_calls.len(),
         mcp_calls.len(),
         coding.len(),
-        mcp.len()
+        mcp.len(),
+        standard.len()
     );
 }
