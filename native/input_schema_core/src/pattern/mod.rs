@@ -352,10 +352,46 @@ impl DenseEngine {
 #[derive(Debug)]
 pub struct Pattern {
     engine: Engine,
+    /// The pattern is a plain literal (`abc`) or one anchored at the start
+    /// (`^abc`): searched as text, without the automaton (which is still
+    /// built, so that the pattern costs the same to build either way).
+    literal: Option<Literal>,
     /// What building it cost, in work units: a function of the source
     /// alone, so a schema's compile budget does not depend on which
     /// patterns another call built before.
     build_units: u64,
+}
+
+/// A pattern made of letters, digits and `_` only, after an optional `^`.
+#[derive(Debug)]
+struct Literal {
+    text: Box<str>,
+    anchored: bool,
+}
+
+impl Literal {
+    /// The literal `source` is, if it is one. Only characters that stand
+    /// for themselves in both grammars, outside and inside any construct,
+    /// qualify (no escape, no class, no quantifier, no `$`).
+    fn of(source: &str) -> Option<Literal> {
+        let (anchored, text) = match source.strip_prefix('^') {
+            Some(rest) => (true, rest),
+            None => (false, source),
+        };
+        let plain = !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        plain.then(|| Literal {
+            text: Box::from(text),
+            anchored,
+        })
+    }
+
+    fn search(&self, haystack: &str) -> bool {
+        if self.anchored {
+            haystack.starts_with(&*self.text)
+        } else {
+            haystack.contains(&*self.text)
+        }
+    }
 }
 
 impl Pattern {
@@ -464,6 +500,7 @@ impl Pattern {
                     build_units += DENSE_FIXED_UNITS + (dfa.memory_usage() / DFA_BYTES_PER_UNIT) as u64;
                     return Ok(Pattern {
                         engine: Engine::Dense(Box::new(DenseEngine::new(dfa))),
+                        literal: Literal::of(source),
                         build_units,
                     });
                 }
@@ -480,6 +517,7 @@ impl Pattern {
                 .map_err(|_| PatternError::TooLarge)?;
             Ok(Pattern {
                 engine: Engine::Lazy(Box::new(lazy)),
+                literal: Literal::of(source),
                 build_units,
             })
         })
@@ -487,6 +525,9 @@ impl Pattern {
 
     /// Whether the pattern matches anywhere in `haystack` (search semantics).
     pub fn search(&self, haystack: &str) -> Result<bool, PatternLimit> {
+        if let Some(literal) = &self.literal {
+            return Ok(literal.search(haystack));
+        }
         let input = Input::new(haystack).earliest(true);
         match &self.engine {
             Engine::Dense(dense) => dense.is_match(haystack.as_bytes()),

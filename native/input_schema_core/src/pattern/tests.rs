@@ -568,3 +568,29 @@ fn posix_classes_need_their_closing_mark() {
     assert!(matches("^[[:a]$", "["));
     assert!(matches("^[[=a]+$", "=a["));
 }
+
+#[test]
+fn plain_literals_are_searched_as_text_and_agree_with_the_automaton() {
+    for source in ["^str_", "str_", "^a", "_9", "^abc_DEF", "A1"] {
+        for pattern in [
+            Pattern::compile(source.as_bytes()).unwrap_or_else(|e| panic!("{e:?}")),
+            Pattern::compile_standard(source.as_bytes()).unwrap_or_else(|e| panic!("{e:?}")),
+        ] {
+            assert!(pattern.literal.is_some(), "{source}");
+            for haystack in [
+                "", "str_", "xstr_", "str", "a", "ba", "_9_", "abc_DEF!", "é str_", "A1é", "a1",
+            ] {
+                assert_eq!(
+                    pattern.search(haystack),
+                    dense_parts(&pattern).is_match(haystack.as_bytes()),
+                    "{source} on {haystack:?}"
+                );
+            }
+        }
+    }
+    for source in [
+        "^a$", "a-b", "a.b", "^", "", "a+", r"\d", "é", "^^a", "a|b", "(a)", "[a]",
+    ] {
+        assert!(Literal::of(source).is_none(), "{source}");
+    }
+}
