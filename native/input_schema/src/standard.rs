@@ -437,7 +437,14 @@ fn validate<'a>(
             Err(limit) => Some(limit_error(env, limit)),
         };
     }
-    match validator.validate_within(instance, budget) {
+    // Inline, both walks of an invalid instance share the one budget (the
+    // call's bound on this scheduler); dirty, each has the work limit.
+    let units = if inline {
+        validator.validate_within(instance, budget)
+    } else {
+        validator.validate_limited(instance, WALK_BUDGET)
+    };
+    match units {
         Ok(units) if units.is_empty() => Some(atom::ok().encode(env)),
         Ok(units) => {
             let units: Vec<Term<'a>> = units.iter().map(|u| unit(env, u)).collect();

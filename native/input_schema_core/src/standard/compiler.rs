@@ -451,7 +451,8 @@ impl<'s> Compiler<'s> {
             body: if entries.is_empty() {
                 Body::Accept
             } else {
-                Body::Keywords(entries.into_boxed_slice())
+                let plan = super::plan::plan(&entries);
+                Body::Keywords(entries.into_boxed_slice(), plan)
             },
             resource,
             location,

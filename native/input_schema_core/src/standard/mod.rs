@@ -13,6 +13,7 @@ mod compiler;
 pub mod dialect;
 mod keywords;
 mod output;
+mod plan;
 mod registry;
 pub mod uri;
 mod vocabulary;
@@ -177,17 +178,31 @@ impl Validator {
     }
 
     /// Every failure (at most `MAX_ERRORS`), in evaluation order; empty
-    /// when the instance is valid.
+    /// when the instance is valid. Within the validation work limit.
     pub fn validate<'a, V: Value<'a>>(&self, instance: V) -> Result<Vec<OutputUnit>, Limit> {
-        self.validate_within(instance, &Budget::new(WALK_BUDGET))
+        self.validate_limited(instance, WALK_BUDGET)
     }
 
+    /// [`Validator::validate`] with a work limit of `units`. An invalid
+    /// instance is walked twice, first to decide, then to record its
+    /// failures; each walk has the limit (so the work limit means what it
+    /// means for [`Validator::is_valid`]).
+    pub fn validate_limited<'a, V: Value<'a>>(
+        &self,
+        instance: V,
+        units: u64,
+    ) -> Result<Vec<OutputUnit>, Limit> {
+        walk::validate(self, instance, &Budget::new(units), &Budget::new(units))
+    }
+
+    /// [`Validator::validate`] with both walks charged to one `budget`: a
+    /// bound on the whole call (a normal scheduler's inline budget).
     pub fn validate_within<'a, V: Value<'a>>(
         &self,
         instance: V,
         budget: &Budget,
     ) -> Result<Vec<OutputUnit>, Limit> {
-        walk::validate(self, instance, budget)
+        walk::validate(self, instance, budget, budget)
     }
 
     /// Heap bytes the compiled schema holds, approximately.

@@ -155,12 +155,20 @@ pub(crate) fn is_valid<'a, V: Value<'a>>(v: &Validator, instance: V, budget: &Bu
     walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)
 }
 
+/// Every failure. A first pass that records nothing answers for a valid
+/// instance (the plans' fast path, charged to `first`); only an invalid one
+/// is walked again, recording, charged to `second` (the same budget, for a
+/// bound on the whole call; or one of its own, for a work limit on each).
 pub(crate) fn validate<'a, V: Value<'a>>(
     v: &Validator,
     instance: V,
-    budget: &Budget,
+    first: &Budget,
+    second: &Budget,
 ) -> Result<Vec<OutputUnit>, Limit> {
-    let mut walk = Walk::new(v, budget, true);
+    if !v.annotates && Walk::new(v, first, false).node(v.root, instance, &Path::ROOT, &Path::ROOT, None)? {
+        return Ok(Vec::new());
+    }
+    let mut walk = Walk::new(v, second, true);
     let valid = walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)?;
     if !valid && walk.errors.is_empty() {
         // Every failure reports itself; this is the backstop that keeps
@@ -215,7 +223,7 @@ impl<'w> Walk<'w> {
                     "no value is allowed here (the schema is false)".to_string()
                 })
             }
-            Body::Keywords(_) => {}
+            Body::Keywords(..) => {}
         }
         if self.depth >= v.limits.max_walk_depth {
             return Err(Limit::Depth);
@@ -241,9 +249,14 @@ impl<'w> Walk<'w> {
         ip: &Path<'_>,
         ann: Option<&mut Ann>,
     ) -> Step {
-        let Body::Keywords(entries) = &node.body else {
+        let Body::Keywords(entries, plan) = &node.body else {
             return Ok(true);
         };
+        if let Some(plan) = plan {
+            if !self.collect && !self.v.annotates {
+                return self.planned(node, plan, entries, instance, kp, ip);
+            }
+        }
         let mut local = if self.v.annotates {
             Some(Ann::default())
         } else {
@@ -264,7 +277,7 @@ impl<'w> Walk<'w> {
         Ok(valid)
     }
 
-    fn keyword<'a, V: Value<'a>>(
+    pub(crate) fn keyword<'a, V: Value<'a>>(
         &mut self,
         node: &'w Node,
         entry: &'w Entry,

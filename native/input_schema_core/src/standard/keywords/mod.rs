@@ -19,6 +19,7 @@ use serde_json::Value as Json;
 
 use super::compiler::{At, Compiler};
 use super::dialect::Dialect;
+use super::plan::Plan;
 use super::vocabulary::Vocabularies;
 use super::CompileError;
 use crate::format::Format;
@@ -47,7 +48,8 @@ pub(crate) enum Body {
     Accept,
     /// `false`.
     Reject,
-    Keywords(Box<[Entry]>),
+    /// The entries, and the fast path's plan of them (`plan.rs`).
+    Keywords(Box<[Entry]>, Option<Box<Plan>>),
 }
 
 /// A keyword as compiled, with its name (the last step of its location).

@@ -2,6 +2,8 @@
 //! an integer, a non-UTF-8 binary is no string, a struct is no object, and
 //! equality is mathematical for numbers (`1 == 1.0`).
 
+use std::cmp::Ordering;
+
 use serde_json::Value as Json;
 
 use super::type_bits::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
@@ -32,7 +34,7 @@ fn type_bit(name: &str) -> Option<u8> {
 /// Draft 4: an integer is a number written without a fraction or exponent,
 /// so a float is never one (`1.0` is not an integer); from draft 6 on, a
 /// number with a zero fraction is.
-const FLOATS_ARE_NEVER_INTEGERS: u8 = 128;
+pub(crate) const FLOATS_ARE_NEVER_INTEGERS: u8 = 128;
 
 pub(crate) fn compile_type(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
     let malformed = || at.invalid("type", "a type name or a list of type names");
@@ -79,7 +81,12 @@ pub(crate) fn compile_const(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) ->
 
 /// The JSON type bits an instance has (`integer` also has `number`).
 pub(crate) fn instance_type<'a, V: Value<'a>>(instance: V, floats_are_integers: bool) -> u8 {
-    match instance.kind() {
+    instance_type_of(instance.kind(), instance, floats_are_integers)
+}
+
+/// [`instance_type`] of an instance whose kind is read already.
+pub(crate) fn instance_type_of<'a, V: Value<'a>>(kind: Kind, instance: V, floats_are_integers: bool) -> u8 {
+    match kind {
         Kind::Nil => NULL,
         Kind::Bool => BOOLEAN,
         Kind::Integer => INTEGER | NUMBER,
@@ -144,9 +151,18 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        for choice in choices {
-            self.charge(1)?;
-            if self.equals_charged(instance, choice)? && same_kinds(instance, choice) {
+        let shape = instance.shape();
+        if matches!(shape, Shape::List | Shape::Map) {
+            for choice in choices {
+                self.charge(1)?;
+                if self.equals_charged(instance, choice)? {
+                    return Ok(true);
+                }
+            }
+        } else {
+            // A scalar: its shape read once, each choice compared with it.
+            self.charge(choices.len() as u64)?;
+            if choices.iter().any(|choice| scalar_equals(&shape, choice)) && same_kinds(instance, &shape) {
                 return Ok(true);
             }
         }
@@ -163,7 +179,7 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        if self.equals_charged(instance, value)? && same_kinds(instance, value) {
+        if self.equals_charged(instance, value)? && same_kinds(instance, &instance.shape()) {
             return Ok(true);
         }
         self.fail(at, kp, ip, || "instance is not the value of const".to_string())
@@ -215,10 +231,22 @@ impl Walk<'_> {
 }
 
 /// Erlang's `==` already matches JSON equality for numbers, strings,
-/// lists and maps; a string instance must also be text.
-fn same_kinds<'a, V: Value<'a>>(instance: V, datum: &Datum) -> bool {
-    match datum {
-        Datum::Binary(_) => instance.bytes().is_some_and(|b| instance.text_of(b).is_some()),
+/// lists and maps; a string instance (a binary equal to a string choice)
+/// must also be text.
+fn same_kinds<'a, V: Value<'a>>(instance: V, shape: &Shape<'a>) -> bool {
+    match shape {
+        Shape::Binary(bytes) => instance.text_of(bytes).is_some(),
         _ => true,
+    }
+}
+
+/// [`equals`] for an instance that is no list and no map, by its shape.
+fn scalar_equals(shape: &Shape<'_>, datum: &Datum) -> bool {
+    match (shape, datum) {
+        (Shape::Nil, Datum::Nil) => true,
+        (Shape::Bool(a), Datum::Bool(b)) => a == b,
+        (Shape::Number(a), Datum::Number(b)) => a.compare(b) == Ordering::Equal,
+        (Shape::Binary(a), Datum::Binary(b)) => *a == &b[..],
+        _ => false,
     }
 }

@@ -1,0 +1,448 @@
+//! The fast path of "is it valid?": a node's commonest keywords folded
+//! into one plan. The instance's type is read once per node; a string's
+//! bytes once for `type`, `minLength` and `maxLength`; a number once for
+//! its bounds; an object in one pass over its entries for `properties`,
+//! `patternProperties`, `required` and `additionalProperties` (each key
+//! read once and tested once against each pattern, each property's schema
+//! found by one lookup, `required` as a bit mask) rather than once per
+//! keyword; an array's items once for `items`.
+//!
+//! The plan decides exactly what the keywords it folds decide: it is only a
+//! different order of the same conjunctive checks, so it serves every walk
+//! that records no failure and collects no annotation (`valid?/2`, the
+//! branches of `anyOf`/`oneOf`/`not`/`if`, and `validate/3`'s first pass,
+//! which answers `:ok` for a valid instance without building anything).
+//! The keywords it does not fold run one by one, as in the recording walk.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use super::keywords::numbers::Bound;
+use super::keywords::type_bits::{OBJECT, STRING};
+use super::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
+use super::keywords::{Entry, Keyword, Node, NodeId};
+use super::walk::{Path, Step, Walk};
+use super::Limit;
+use crate::pattern::Pattern;
+use crate::value::{Kind, Number, Value};
+
+/// The most `required` names a plan folds (one bit each).
+const MAX_REQUIRED: usize = 64;
+
+/// What one node's fast path checks, and which of its entries it leaves to
+/// the keyword-by-keyword walk.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    /// The `type` keyword's bits, when the node has one.
+    types: Option<u8>,
+    /// `minLength` and `maxLength`.
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    /// `minimum`, `maximum` and the exclusive bounds.
+    bounds: Box<[(Bound, Number)]>,
+    object: Option<ObjectPlan>,
+    /// `items` over every item (2020-12, or a single schema before it).
+    items: Option<NodeId>,
+    /// Indexes of the entries the plan does not fold, in the node's order.
+    rest: Box<[u16]>,
+}
+
+/// `properties`, `patternProperties`, `required` and
+/// `additionalProperties` as one table.
+#[derive(Debug)]
+struct ObjectPlan {
+    /// Every name `properties` or `required` lists, sorted by bytes.
+    names: Box<[Name]>,
+    /// `patternProperties`: each pattern and its schema.
+    patterns: Box<[(Arc<Pattern>, NodeId)]>,
+    /// The bits of every required name.
+    required: u64,
+    additional: Additional,
+}
+
+#[derive(Debug)]
+struct Name {
+    name: Box<str>,
+    /// The schema `properties` gives the name (`None`: not a property, so
+    /// an additional one).
+    property: Option<NodeId>,
+    /// Its bit in `ObjectPlan::required` (0 when not required).
+    bit: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Additional {
+    /// No `additionalProperties` folded: any other key passes.
+    Any,
+    Schema(NodeId),
+}
+
+impl ObjectPlan {
+    fn find(&self, key: &[u8]) -> Option<&Name> {
+        if self.names.len() <= 8 {
+            self.names.iter().find(|n| n.name.as_bytes() == key)
+        } else {
+            self.names
+                .binary_search_by(|n| n.name.as_bytes().cmp(key))
+                .ok()
+                .and_then(|at| self.names.get(at))
+        }
+    }
+}
+
+/// The plan of a node with `entries`, when it folds anything.
+pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
+    if entries.len() > usize::from(u16::MAX) {
+        return None;
+    }
+    let properties = entries.iter().find_map(|e| match &e.keyword {
+        Keyword::Properties(properties) => Some(properties),
+        _ => None,
+    });
+    let pattern_properties = entries.iter().find_map(|e| match &e.keyword {
+        Keyword::PatternProperties(patterns) => Some(patterns),
+        _ => None,
+    });
+    let mut types = None;
+    let mut folded_patterns = None;
+    let (mut min_length, mut max_length) = (None, None);
+    let mut bounds = Vec::new();
+    let mut items = None;
+    let mut folded_properties = None;
+    let mut required: Option<&[Box<str>]> = None;
+    let mut additional = Additional::Any;
+    let mut rest = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let folded = match &entry.keyword {
+            Keyword::Type(bits) if types.is_none() => {
+                types = Some(*bits);
+                true
+            }
+            Keyword::MinLength(n) if min_length.is_none() => {
+                min_length = Some(*n);
+                true
+            }
+            Keyword::MaxLength(n) if max_length.is_none() => {
+                max_length = Some(*n);
+                true
+            }
+            Keyword::Minimum(n) => {
+                bounds.push((Bound::Minimum, n.clone()));
+                true
+            }
+            Keyword::Maximum(n) => {
+                bounds.push((Bound::Maximum, n.clone()));
+                true
+            }
+            Keyword::ExclusiveMinimum(n) => {
+                bounds.push((Bound::ExclusiveMinimum, n.clone()));
+                true
+            }
+            Keyword::ExclusiveMaximum(n) => {
+                bounds.push((Bound::ExclusiveMaximum, n.clone()));
+                true
+            }
+            Keyword::Items { schema, skip: 0 } if items.is_none() => {
+                items = Some(*schema);
+                true
+            }
+            Keyword::Properties(p) if folded_properties.is_none() => {
+                folded_properties = Some(p);
+                true
+            }
+            Keyword::Required(names) if required.is_none() && names.len() <= MAX_REQUIRED => {
+                required = Some(names);
+                true
+            }
+            Keyword::PatternProperties(p) if folded_patterns.is_none() => {
+                folded_patterns = Some(p);
+                true
+            }
+            // Folded only when the names and patterns it skips are the
+            // sibling `properties`' and `patternProperties`' (which the
+            // plan folds too).
+            Keyword::AdditionalProperties {
+                schema,
+                names,
+                patterns,
+            } if patterns.len() == pattern_properties.map_or(0, |p| p.len())
+                && matches!(additional, Additional::Any)
+                && same_names(names, properties.map(|p| &p[..])) =>
+            {
+                additional = Additional::Schema(*schema);
+                true
+            }
+            _ => false,
+        };
+        if !folded {
+            rest.push(i as u16);
+        }
+    }
+    let folds_object = folded_properties.is_some()
+        || folded_patterns.is_some()
+        || required.is_some()
+        || matches!(additional, Additional::Schema(_));
+    if rest.len() == entries.len() {
+        return None;
+    }
+    let object = folds_object.then(|| {
+        let mut plan = object_plan(folded_properties.map(|p| &p[..]), required, additional);
+        plan.patterns = folded_patterns
+            .into_iter()
+            .flatten()
+            .map(|(_, pattern, node)| (Arc::clone(pattern), *node))
+            .collect();
+        plan
+    });
+    Some(Box::new(Plan {
+        types,
+        min_length,
+        max_length,
+        bounds: bounds.into_boxed_slice(),
+        object,
+        items,
+        rest: rest.into_boxed_slice(),
+    }))
+}
+
+/// Whether `names` (what `additionalProperties` skips) are exactly the
+/// names of `properties` (none when there is no `properties`).
+fn same_names(names: &[Box<str>], properties: Option<&[(Box<str>, NodeId)]>) -> bool {
+    let properties = properties.unwrap_or_default();
+    names.len() == properties.len() && properties.iter().all(|(name, _)| names.contains(name))
+}
+
+fn object_plan(
+    properties: Option<&[(Box<str>, NodeId)]>,
+    required: Option<&[Box<str>]>,
+    additional: Additional,
+) -> ObjectPlan {
+    let mut names: Vec<Name> = properties
+        .unwrap_or_default()
+        .iter()
+        .map(|(name, node)| Name {
+            name: name.clone(),
+            property: Some(*node),
+            bit: 0,
+        })
+        .collect();
+    let mut mask = 0u64;
+    for (i, name) in required.unwrap_or_default().iter().enumerate() {
+        let bit = 1u64 << i;
+        mask |= bit;
+        match names.iter_mut().find(|n| n.name == *name) {
+            Some(known) if known.bit == 0 => known.bit = bit,
+            // A name listed twice: its first bit stands for both.
+            Some(_) => mask &= !bit,
+            None => names.push(Name {
+                name: name.clone(),
+                property: None,
+                bit,
+            }),
+        }
+    }
+    names.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    ObjectPlan {
+        names: names.into_boxed_slice(),
+        patterns: Box::default(),
+        required: mask,
+        additional,
+    }
+}
+
+impl<'w> Walk<'w> {
+    /// A node's keywords by its plan: the answer of the recording walk's
+    /// `keywords`, without its failures.
+    pub(crate) fn planned<'a, V: Value<'a>>(
+        &mut self,
+        node: &'w Node,
+        plan: &'w Plan,
+        entries: &'w [Entry],
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let kind = instance.kind();
+        let object = plan.object.as_ref().filter(|_| kind == Kind::Map);
+        // A string's text, read once (`None`: not valid UTF-8).
+        let mut text = None;
+        if kind == Kind::Binary && (plan.min_length.is_some() || plan.max_length.is_some()) {
+            text = self.text_once(instance)?;
+        }
+        if let Some(types) = plan.types {
+            // A struct is no object; when the object plan runs, it finds
+            // the struct's `__struct__` key and fails it there, so the map
+            // needs no separate look-up here.
+            let bits = if object.is_some() {
+                OBJECT
+            } else if text.is_some() {
+                STRING
+            } else {
+                let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
+                instance_type_of(kind, instance, floats_are_integers)
+            };
+            if bits & types & !FLOATS_ARE_NEVER_INTEGERS == 0 {
+                return Ok(false);
+            }
+        }
+        if let Some(text) = text {
+            if !self.lengths_hold(plan, text)? {
+                return Ok(false);
+            }
+        }
+        if !plan.bounds.is_empty() && matches!(kind, Kind::Integer | Kind::Float) {
+            if let Some(value) = instance.number() {
+                if !plan
+                    .bounds
+                    .iter()
+                    .all(|(bound, limit)| holds(*bound, value.compare(limit)))
+                {
+                    return Ok(false);
+                }
+            }
+        }
+        if let Some(object) = object {
+            if !self.object_once(object, instance, kp, ip)? {
+                return Ok(false);
+            }
+        }
+        if let Some(schema) = plan.items.filter(|_| kind == Kind::List) {
+            if !self.items_once(schema, instance, kp, ip)? {
+                return Ok(false);
+            }
+        }
+        for &i in plan.rest.iter() {
+            let Some(entry) = entries.get(usize::from(i)) else {
+                // Not reachable: the indexes come from these entries.
+                return Err(Limit::Depth);
+            };
+            if !self.keyword(node, entry, instance, kp, ip, None)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// A string's text, charged as `minLength` charges it (`None`: the
+    /// bytes are not UTF-8, which no string keyword applies to).
+    fn text_once<'a, V: Value<'a>>(&mut self, instance: V) -> Result<Option<&'a str>, Limit> {
+        let Some(bytes) = instance.bytes() else {
+            return Ok(None);
+        };
+        self.budget
+            .charge(bytes.len() as u64 / 16)
+            .map_err(|_| Limit::Work)?;
+        Ok(instance.text_of(bytes))
+    }
+
+    /// `minLength` and `maxLength` over `text`, in characters.
+    fn lengths_hold(&mut self, plan: &Plan, text: &str) -> Result<bool, Limit> {
+        self.budget
+            .charge(text.len() as u64 / 16)
+            .map_err(|_| Limit::Work)?;
+        let length = if text.is_ascii() {
+            text.len()
+        } else {
+            text.chars().count()
+        } as u64;
+        Ok(
+            plan.min_length.is_none_or(|min| length >= min)
+                && plan.max_length.is_none_or(|max| length <= max),
+        )
+    }
+
+    /// `items` over every item of a list (an improper list passes it, as
+    /// in the recording walk; `type` fails it).
+    fn items_once<'a, V: Value<'a>>(
+        &mut self,
+        schema: NodeId,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let Some(len) = instance.list_len() else {
+            return Ok(true);
+        };
+        self.budget.charge(len as u64 / 8).map_err(|_| Limit::Work)?;
+        for item in instance.list_items() {
+            self.budget.charge_one().map_err(|_| Limit::Work)?;
+            if !self.node(schema, item, kp, ip, None)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Every entry of a map once: its property's schema, the schemas of
+    /// the patterns it matches, or else the additional one; and the
+    /// required names seen. A key that is neither a binary nor an atom, or
+    /// a struct's `__struct__` key, fails the object keywords, as in the
+    /// recording walk.
+    fn object_once<'a, V: Value<'a>>(
+        &mut self,
+        plan: &ObjectPlan,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let mut seen = 0u64;
+        for (key, value) in instance.map_entries() {
+            self.budget.charge_one().map_err(|_| Limit::Work)?;
+            let text = match key.bytes() {
+                Some(bytes) => Cow::Borrowed(bytes),
+                None if key.kind() == Kind::Atom => match key.atom_name() {
+                    Some(name) if name == "__struct__" => return Ok(false),
+                    Some(name) => Cow::Owned(name.into_bytes()),
+                    None => return Ok(false),
+                },
+                None => return Ok(false),
+            };
+            let found = plan.find(&text);
+            if let Some(name) = found {
+                seen |= name.bit;
+            }
+            let property = found.and_then(|n| n.property);
+            if let Some(schema) = property {
+                if !self.node(schema, value, kp, ip, None)? {
+                    return Ok(false);
+                }
+            }
+            let mut matched = false;
+            if !plan.patterns.is_empty() {
+                // `patternProperties` fails a key that is not UTF-8.
+                let Ok(name) = std::str::from_utf8(&text) else {
+                    return Ok(false);
+                };
+                for (pattern, schema) in plan.patterns.iter() {
+                    self.budget
+                        .charge(1 + name.len() as u64 / 16)
+                        .map_err(|_| Limit::Work)?;
+                    if !pattern.search(name).map_err(|_| Limit::Work)? {
+                        continue;
+                    }
+                    matched = true;
+                    if !self.node(*schema, value, kp, ip, None)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            if let (None, false, Additional::Schema(schema)) = (property, matched, plan.additional) {
+                if !self.node(schema, value, kp, ip, None)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(seen & plan.required == plan.required)
+    }
+}
+
+/// Whether a number in `order` to the limit keeps `bound`.
+fn holds(bound: Bound, order: Ordering) -> bool {
+    match bound {
+        Bound::Minimum => order != Ordering::Less,
+        Bound::Maximum => order != Ordering::Greater,
+        Bound::ExclusiveMinimum => order == Ordering::Greater,
+        Bound::ExclusiveMaximum => order == Ordering::Less,
+    }
+}

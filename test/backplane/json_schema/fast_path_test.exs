@@ -1,0 +1,182 @@
+defmodule Backplane.JSONSchema.FastPathTest do
+  # `valid?/2`, and `validate/3`'s first pass, read the commonest keywords
+  # through one plan per schema (`type`, `minLength`, `maxLength`, the
+  # numeric bounds, `properties`, `patternProperties`, `required`,
+  # `additionalProperties`, `items`): an object in one pass over its
+  # entries. The recording walk
+  # reads them keyword by keyword. Both must decide every instance alike,
+  # the terms JSON has no word for included (atom keys, structs, keys that
+  # are not strings, improper lists, bitstrings, bignums): each case below
+  # states the verdict docs/behaviour.md gives, and both entry points must
+  # give it.
+  use ExUnit.Case, async: true
+
+  alias Backplane.JSONSchema
+  alias Backplane.JSONSchema.ValidationError
+
+  @property %{"properties" => %{"a" => %{"type" => "integer"}}}
+  @patterns %{
+    "patternProperties" => %{
+      "^a" => %{"type" => "integer"},
+      "^x-[0-9]+$" => %{"type" => "string"}
+    },
+    "additionalProperties" => false
+  }
+
+  @cases [
+    # properties: an atom key is read by its name; both spellings of a
+    # name are checked; a key that is not text fails the keyword; a struct
+    # is no object; a binary key "__struct__" is only a key.
+    {@property, %{a: 1}, true},
+    {@property, %{a: "x"}, false},
+    {@property, %{"a" => 1, a: "x"}, false},
+    {@property, %{"a" => 1, 1 => 2}, false},
+    {@property, %{nil => 1}, false},
+    {@property, MapSet.new(), false},
+    {@property, %{"__struct__" => "x"}, true},
+    {@property, %{__struct__: "x"}, false},
+    {@property, "not an object", true},
+    # required
+    {%{"required" => ["a", "b"]}, %{a: 1, b: 2}, true},
+    {%{"required" => ["a", "b"]}, %{"a" => 1}, false},
+    {%{"required" => ["a"]}, %{"a" => 1, 2 => 3}, false},
+    {%{"required" => ["a"]}, [1], true},
+    # additionalProperties, with and without properties
+    {%{"additionalProperties" => false}, %{}, true},
+    {%{"additionalProperties" => false}, %{a: 1}, false},
+    {%{"properties" => %{"a" => true}, "additionalProperties" => false}, %{a: 1}, true},
+    {%{"properties" => %{"a" => true}, "additionalProperties" => false}, %{"a" => 1, "b" => 2},
+     false},
+    {%{"properties" => %{"a" => true}, "additionalProperties" => %{"type" => "string"}},
+     %{"a" => 1, "b" => "x"}, true},
+    {%{"properties" => %{"a" => true}, "additionalProperties" => %{"type" => "string"}},
+     %{"a" => 1, "b" => 2}, false},
+    # a required name that is not a property is an additional one
+    {%{"required" => ["b"], "additionalProperties" => false}, %{"b" => 1}, false},
+    # patternProperties, alone and with properties and additionalProperties:
+    # every pattern a key matches applies, beside its property's schema;
+    # a key that is not UTF-8 fails patternProperties
+    {@patterns, %{"ab" => 1, ab: 2}, true},
+    {@patterns, %{"ab" => "x"}, false},
+    {@patterns, %{"b" => 1}, false},
+    {@patterns, %{<<0xFF>> => 1}, false},
+    {@patterns, %{"x-12" => "s"}, true},
+    {@patterns, %{"x-1a" => "s"}, false},
+    {%{
+       "properties" => %{"ab" => %{"minimum" => 5}},
+       "patternProperties" => %{"^a" => %{"maximum" => 3}}
+     }, %{"ab" => 4}, false},
+    {%{
+       "properties" => %{"ab" => %{"minimum" => 5}},
+       "patternProperties" => %{"^a" => %{"maximum" => 3}}
+     }, %{"ac" => 2, "b" => 9}, true},
+    {%{"patternProperties" => %{"^a" => true}}, %{<<0xFF>> => 1}, false},
+    # type with the object keywords: a struct fails both
+    {%{"type" => "object", "properties" => %{}}, %{1 => 2}, false},
+    {%{"type" => "object"}, %{1 => 2}, true},
+    {%{"type" => ["object", "null"], "required" => []}, MapSet.new(), false},
+    {%{"type" => ["object", "null"], "required" => []}, nil, true},
+    # strings: lengths in characters; bytes that are not UTF-8 are no string
+    {%{"minLength" => 2}, <<0xFF, 0xFE>>, true},
+    {%{"type" => "string", "maxLength" => 1}, "é", true},
+    {%{"type" => "string", "maxLength" => 1}, "éé", false},
+    {%{"type" => "string", "maxLength" => 1}, <<0xFF>>, false},
+    {%{"type" => "string", "minLength" => 1}, <<1::1>>, false},
+    # numbers: floats and bignums against integer bounds
+    {%{"minimum" => 1}, 1.0, true},
+    {%{"minimum" => 1}, 0.5, false},
+    {%{"minimum" => 1}, "x", true},
+    {%{"minimum" => 1, "exclusiveMaximum" => 3}, 2, true},
+    {%{"minimum" => 1, "exclusiveMaximum" => 3}, 3, false},
+    {%{"maximum" => 1}, 1_180_591_620_717_411_303_424, false},
+    {%{"type" => "integer", "minimum" => 0}, 1_180_591_620_717_411_303_424, true},
+    {%{"type" => "integer"}, 2.0, true},
+    {%{"type" => "integer"}, 2.5, false},
+    # items: an improper list is no array
+    {%{"items" => %{"type" => "integer"}}, [1 | 2], true},
+    {%{"type" => "array", "items" => %{"type" => "integer"}}, [1 | 2], false},
+    {%{"items" => %{"type" => "integer"}}, [1, 2.0], true},
+    {%{"items" => %{"type" => "integer"}}, [1, "x"], false}
+  ]
+
+  test "valid?/2 and validate/3 give every case the verdict the docs state" do
+    for {schema, instance, expected} <- @cases do
+      {:ok, compiled} = JSONSchema.compile(schema)
+      label = "#{inspect(schema)} on #{inspect(instance)}"
+
+      assert JSONSchema.valid?(compiled, instance) == expected, "valid?/2: #{label}"
+      assert JSONSchema.valid?(schema, instance) == expected, "valid?/2, a schema map: #{label}"
+
+      case JSONSchema.validate(compiled, instance) do
+        :ok ->
+          assert expected, "validate/3 said :ok: #{label}"
+
+        {:error, [%ValidationError{} | _]} ->
+          refute expected, "validate/3 found failures: #{label}"
+      end
+    end
+  end
+
+  test "the failures the recording walk reports for the terms JSON has no word for" do
+    units = fn schema, instance ->
+      {:error, units} = JSONSchema.validate(schema, instance)
+      Enum.map(units, &{&1.keyword, &1.keyword_location, &1.instance_location, &1.message})
+    end
+
+    assert units.(@property, %{"a" => 1, 1 => 2}) ==
+             [{"properties", "/properties", "", "object has a key that is not a string"}]
+
+    assert units.(@property, MapSet.new()) ==
+             [{"properties", "/properties", "", "instance is a struct, not a JSON object"}]
+
+    assert units.(@property, %{a: "x"}) ==
+             [{"type", "/properties/a/type", "/a", "instance is not of type integer"}]
+
+    assert units.(%{"required" => ["b"], "additionalProperties" => false}, %{"b" => 1}) ==
+             [
+               {"additionalProperties", "/additionalProperties", "/b",
+                "no value is allowed here (the schema is false)"}
+             ]
+
+    assert units.(%{"type" => "string", "maxLength" => 1}, "éé") ==
+             [{"maxLength", "/maxLength", "", "string is longer than 1 characters"}]
+
+    assert units.(%{"minimum" => 1, "exclusiveMaximum" => 3}, 3) ==
+             [
+               {"exclusiveMaximum", "/exclusiveMaximum", "",
+                "instance is not less than the exclusive maximum 3"}
+             ]
+
+    assert units.(%{"type" => "array", "items" => %{"type" => "integer"}}, [1 | 2]) ==
+             [{"type", "/type", "", "instance is not of type array"}]
+  end
+
+  test "an invalid instance is walked twice within one work limit; a valid one once" do
+    # 100 rows under a plan fit the inline budget (a unit per value and per
+    # entry read once); the recording walk of an invalid instance finds
+    # every failure after the first pass found one.
+    rows = for i <- 1..100, do: %{"id" => i, "name" => "row #{i}"}
+
+    schema = %{
+      "type" => "array",
+      "items" => %{
+        "type" => "object",
+        "required" => ["id", "name"],
+        "properties" => %{"id" => %{"type" => "integer"}, "name" => %{"type" => "string"}}
+      }
+    }
+
+    assert JSONSchema.validate(schema, rows) == :ok
+    bad = rows |> List.replace_at(3, %{"id" => "x"}) |> List.replace_at(70, %{"name" => 7})
+    {:error, units} = JSONSchema.validate(schema, bad)
+
+    # In evaluation order: the items in order, and each item's keywords in
+    # the schema map's key order (properties, required, type).
+    assert Enum.map(units, &{&1.keyword_location, &1.instance_location, &1.message}) == [
+             {"/items/properties/id/type", "/3/id", "instance is not of type integer"},
+             {"/items/required", "/3", "required property \"name\" is missing"},
+             {"/items/properties/name/type", "/70/name", "instance is not of type string"},
+             {"/items/required", "/70", "required property \"id\" is missing"}
+           ]
+  end
+end
