@@ -15,7 +15,6 @@
 //! The keywords it does not fold run one by one, as in the recording walk.
 
 use std::borrow::Cow;
-use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::keywords::numbers::Bound;
@@ -114,6 +113,10 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
     let mut additional = Additional::Any;
     let mut rest = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
+        if let Some((bound, limit)) = Bound::of(&entry.keyword) {
+            bounds.push((bound, limit.clone()));
+            continue;
+        }
         let folded = match &entry.keyword {
             Keyword::Type(bits) if types.is_none() => {
                 types = Some(*bits);
@@ -125,22 +128,6 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
             }
             Keyword::MaxLength(n) if max_length.is_none() => {
                 max_length = Some(*n);
-                true
-            }
-            Keyword::Minimum(n) => {
-                bounds.push((Bound::Minimum, n.clone()));
-                true
-            }
-            Keyword::Maximum(n) => {
-                bounds.push((Bound::Maximum, n.clone()));
-                true
-            }
-            Keyword::ExclusiveMinimum(n) => {
-                bounds.push((Bound::ExclusiveMinimum, n.clone()));
-                true
-            }
-            Keyword::ExclusiveMaximum(n) => {
-                bounds.push((Bound::ExclusiveMaximum, n.clone()));
                 true
             }
             Keyword::Items { schema, skip: 0 } if items.is_none() => {
@@ -296,7 +283,7 @@ impl<'w> Walk<'w> {
                 if !plan
                     .bounds
                     .iter()
-                    .all(|(bound, limit)| holds(*bound, value.compare(limit)))
+                    .all(|(bound, limit)| bound.holds(value.compare(limit)))
                 {
                     return Ok(false);
                 }
@@ -434,15 +421,5 @@ impl<'w> Walk<'w> {
             }
         }
         Ok(seen & plan.required == plan.required)
-    }
-}
-
-/// Whether a number in `order` to the limit keeps `bound`.
-fn holds(bound: Bound, order: Ordering) -> bool {
-    match bound {
-        Bound::Minimum => order != Ordering::Less,
-        Bound::Maximum => order != Ordering::Greater,
-        Bound::ExclusiveMinimum => order == Ordering::Greater,
-        Bound::ExclusiveMaximum => order == Ordering::Less,
     }
 }

@@ -25,6 +25,29 @@ pub(crate) enum Bound {
     ExclusiveMaximum,
 }
 
+impl Bound {
+    /// The bound `keyword` sets, with its limit.
+    pub fn of(keyword: &Keyword) -> Option<(Bound, &Number)> {
+        Some(match keyword {
+            Keyword::Minimum(n) => (Bound::Minimum, n),
+            Keyword::Maximum(n) => (Bound::Maximum, n),
+            Keyword::ExclusiveMinimum(n) => (Bound::ExclusiveMinimum, n),
+            Keyword::ExclusiveMaximum(n) => (Bound::ExclusiveMaximum, n),
+            _ => return None,
+        })
+    }
+
+    /// Whether a number in `order` to the limit keeps the bound.
+    pub fn holds(self, order: Ordering) -> bool {
+        match self {
+            Bound::Minimum => order != Ordering::Less,
+            Bound::Maximum => order != Ordering::Greater,
+            Bound::ExclusiveMinimum => order == Ordering::Greater,
+            Bound::ExclusiveMaximum => order == Ordering::Less,
+        }
+    }
+}
+
 fn number(at: &At<'_>, key: &str, value: &Json) -> Result<Number, CompileError> {
     match value {
         Json::Number(n) => crate::json::number(n).ok_or_else(|| at.invalid(key, "a finite number")),
@@ -153,14 +176,7 @@ impl Walk<'_> {
         let Some(value) = instance.number() else {
             return Ok(true);
         };
-        let order = value.compare(limit);
-        let holds = match bound {
-            Bound::Minimum => order != Ordering::Less,
-            Bound::Maximum => order != Ordering::Greater,
-            Bound::ExclusiveMinimum => order == Ordering::Greater,
-            Bound::ExclusiveMaximum => order == Ordering::Less,
-        };
-        if holds {
+        if bound.holds(value.compare(limit)) {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {
