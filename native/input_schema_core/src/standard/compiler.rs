@@ -4,6 +4,7 @@
 //! The keyword table (`keywords::table`) decides what each key means.
 
 use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 
 use serde_json::Value as Json;
 
@@ -238,8 +239,8 @@ impl<'s> Compiler<'s> {
             }
         }
         let mut scope = ancestor.unwrap_or_else(|| Scope {
-            base: DEFAULT_BASE.to_string(),
-            resource_pointer: String::new(),
+            base: Rc::from(DEFAULT_BASE),
+            resource_pointer: Rc::from(""),
             dialect: Dialect::Draft2020_12,
             vocabularies: super::Vocabularies::all(Dialect::Draft2020_12),
         });
@@ -251,8 +252,8 @@ impl<'s> Compiler<'s> {
             ) {
                 if !id.starts_with('#') {
                     let resolved = uri::resolve(&scope.base, id);
-                    scope.base = uri::split_fragment(&resolved).0.to_string();
-                    scope.resource_pointer = place.pointer.clone();
+                    scope.base = Rc::from(uri::split_fragment(&resolved).0);
+                    scope.resource_pointer = Rc::from(place.pointer.as_str());
                 }
             }
         }
@@ -319,18 +320,18 @@ impl<'s> Compiler<'s> {
     /// The resource a scope belongs to, registered on first sight with its
     /// root and its dynamic anchors.
     fn resource_of(&mut self, doc: usize, scope: &Scope) -> u32 {
-        if let Some(&id) = self.resource_ids.get(&scope.base) {
+        if let Some(&id) = self.resource_ids.get(&*scope.base) {
             return id;
         }
         let id = self.resources.len() as u32;
-        self.resource_ids.insert(scope.base.clone(), id);
+        self.resource_ids.insert(scope.base.to_string(), id);
         self.resources.push(Resource {
             root: None,
             dynamic_anchors: Box::new([]),
         });
         let root_place = self.registry.resource(&scope.base).cloned().unwrap_or(Place {
             doc,
-            pointer: scope.resource_pointer.clone(),
+            pointer: scope.resource_pointer.to_string(),
         });
         let root_scope = self.scope_at(&root_place, None);
         let root = self.node_for(root_place, root_scope);
@@ -369,7 +370,7 @@ impl<'s> Compiler<'s> {
     fn compile_node(&mut self, place: &Place, scope: &Scope) -> Result<Node, CompileError> {
         let resource = self.resource_of(place.doc, scope);
         let within = place.pointer.get(scope.resource_pointer.len()..).unwrap_or("");
-        let location: Box<str> = if scope.base == DEFAULT_BASE {
+        let location: Box<str> = if &*scope.base == DEFAULT_BASE {
             Box::from(format!("#{within}").as_str())
         } else {
             Box::from(format!("{}#{within}", scope.base).as_str())

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 use serde_json::Value as Json;
@@ -29,8 +30,9 @@ pub(crate) struct Place {
 /// it belongs to, and its dialect and vocabularies.
 #[derive(Debug, Clone)]
 pub(crate) struct Scope {
-    pub base: String,
-    pub resource_pointer: String,
+    /// Shared: a scope is copied for every subschema, its strings are not.
+    pub base: Rc<str>,
+    pub resource_pointer: Rc<str>,
     pub dialect: Dialect,
     pub vocabularies: Vocabularies,
 }
@@ -183,6 +185,36 @@ pub(crate) struct Registry<'s> {
     pub limits: Limits,
 }
 
+/// The value a JSON Pointer names in `root` (RFC 6901, as
+/// `serde_json::Value::pointer` reads it: array indexes without a sign or
+/// leading zeros), copying a token only when it holds an escape.
+pub(crate) fn at_pointer<'j>(root: &'j Json, pointer: &str) -> Option<&'j Json> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut at = root;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token: Cow<'_, str> = if token.contains('~') {
+            Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+        } else {
+            Cow::Borrowed(token)
+        };
+        at = match at {
+            Json::Object(map) => map.get(&*token)?,
+            Json::Array(items) => items.get(array_index(&token)?)?,
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+fn array_index(token: &str) -> Option<usize> {
+    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+        return None;
+    }
+    token.parse().ok()
+}
+
 pub(crate) fn pointer_token(token: &str) -> Cow<'_, str> {
     if token.contains(['~', '/']) {
         Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
@@ -220,7 +252,7 @@ impl<'s> Registry<'s> {
 
     /// The value at a place.
     pub fn value(&self, place: &Place) -> Option<&'s Json> {
-        self.document(place.doc)?.pointer(&place.pointer)
+        at_pointer(self.document(place.doc)?, &place.pointer)
     }
 
     pub fn scope(&self, place: &Place) -> Option<&Scope> {
@@ -380,8 +412,8 @@ impl<'s> Registry<'s> {
         };
         let (bare, _) = uri::split_fragment(base);
         let root_scope = Scope {
-            base: bare.to_string(),
-            resource_pointer: String::new(),
+            base: Rc::from(bare),
+            resource_pointer: Rc::from(""),
             dialect,
             vocabularies: Vocabularies::all(dialect),
         };
@@ -470,8 +502,8 @@ impl<'s> Registry<'s> {
                     // Drafts 4 to 7: `"$id": "#name"` is an anchor.
                     Some(name) if dialect <= Dialect::Draft7 => {
                         if !id.starts_with('#') {
-                            scope.base = bare.to_string();
-                            scope.resource_pointer = pointer.to_string();
+                            scope.base = Rc::from(bare);
+                            scope.resource_pointer = Rc::from(pointer);
                             self.resources.entry(bare.to_string()).or_insert(place.clone());
                         }
                         self.anchors
@@ -483,8 +515,8 @@ impl<'s> Registry<'s> {
                     }
                     Some(_) => {}
                     None => {
-                        scope.base = bare.to_string();
-                        scope.resource_pointer = pointer.to_string();
+                        scope.base = Rc::from(bare);
+                        scope.resource_pointer = Rc::from(pointer);
                         self.resources.entry(bare.to_string()).or_insert(place);
                     }
                 }
@@ -497,7 +529,7 @@ impl<'s> Registry<'s> {
             };
             if let Some(name) = map.get("$anchor").and_then(Json::as_str) {
                 self.anchors
-                    .entry((scope.base.clone(), name.to_string()))
+                    .entry((scope.base.to_string(), name.to_string()))
                     .or_insert(Anchor {
                         place: place.clone(),
                         dynamic: false,
@@ -506,19 +538,57 @@ impl<'s> Registry<'s> {
             if dialect >= Dialect::Draft2020_12 {
                 if let Some(name) = map.get("$dynamicAnchor").and_then(Json::as_str) {
                     self.anchors.insert(
-                        (scope.base.clone(), name.to_string()),
+                        (scope.base.to_string(), name.to_string()),
                         Anchor {
                             place: place.clone(),
                             dynamic: true,
                         },
                     );
                     self.dynamic
-                        .entry(scope.base.clone())
+                        .entry(scope.base.to_string())
                         .or_default()
                         .push((name.to_string(), place));
                 }
             }
         }
         Ok(scope)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_pointer_reads_what_serde_json_reads() {
+        let doc = serde_json::json!({
+            "a": {"b/c": [10, {"~d": true}], "": 1, "~1": 2},
+            "list": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+            "0": "zero"
+        });
+        for pointer in [
+            "",
+            "/",
+            "/a",
+            "/a/b~1c",
+            "/a/b~1c/0",
+            "/a/b~1c/1/~0d",
+            "/a/",
+            "/a/~01",
+            "/a/~1",
+            "/list/11",
+            "/list/01",
+            "/list/+1",
+            "/list/-1",
+            "/list/12",
+            "/list/1/x",
+            "/0",
+            "a",
+            "/nope",
+            "/a/b~1c/1/~0d/x",
+            "/list/18446744073709551616",
+        ] {
+            assert_eq!(at_pointer(&doc, pointer), doc.pointer(pointer), "{pointer:?}");
+        }
     }
 }
