@@ -384,11 +384,30 @@ fn class_atom(class: Class) -> Atom {
     }
 }
 
-/// A details map from its atom keys and values.
+/// A details map from its atom keys and values. Up to eight entries (every
+/// map this library builds: details, error structs, output units) are
+/// gathered on the stack, with no allocation.
 pub fn details_map<'a>(env: Env<'a>, details: &[(Atom, Term<'a>)]) -> Term<'a> {
-    let keys: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
-    let values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
-    Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
+    const INLINE: usize = 8;
+    let map = if details.len() <= INLINE {
+        let filler = atom::nil().encode(env);
+        let (mut keys, mut values) = ([filler; INLINE], [filler; INLINE]);
+        for ((key, value), (k, v)) in keys.iter_mut().zip(values.iter_mut()).zip(details) {
+            *key = k.encode(env);
+            *value = *v;
+        }
+        let n = details.len();
+        Term::map_from_term_arrays(
+            env,
+            keys.get(..n).unwrap_or_default(),
+            values.get(..n).unwrap_or_default(),
+        )
+    } else {
+        let keys: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
+        let values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
+        Term::map_from_term_arrays(env, &keys, &values)
+    };
+    map.unwrap_or_else(|_| Term::map_new(env))
 }
 
 /// Builds `%Backplane.AgentRuntime.Error{class, message, details, cause: nil}`.

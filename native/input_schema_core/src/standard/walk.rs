@@ -8,6 +8,8 @@
 //! limit; each node's evaluation runs through `stack::deep`, so no instance
 //! and no schema can overflow a stack.
 
+use std::fmt::Write;
+
 use super::keywords::numbers::Bound;
 use super::keywords::{Body, Entry, Keyword, Node, NodeId};
 use super::output::{Limit, OutputUnit};
@@ -72,10 +74,17 @@ impl<'p> Path<'p> {
             out.push('/');
             match seg {
                 Seg::Key(key) => out.push_str(key),
-                Seg::Index(i) => out.push_str(&i.to_string()),
+                Seg::Index(i) => {
+                    let _ = write!(out, "{i}");
+                }
                 Seg::Name(bytes) => {
-                    let text = String::from_utf8_lossy(bytes);
-                    out.push_str(&text.replace('~', "~0").replace('/', "~1"));
+                    for c in String::from_utf8_lossy(bytes).chars() {
+                        match c {
+                            '~' => out.push_str("~0"),
+                            '/' => out.push_str("~1"),
+                            c => out.push(c),
+                        }
+                    }
                 }
             }
         }
