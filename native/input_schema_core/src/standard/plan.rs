@@ -255,7 +255,7 @@ impl<'w> Walk<'w> {
         // A string's text, read once (`None`: not valid UTF-8).
         let mut text = None;
         if kind == Kind::Binary && (plan.min_length.is_some() || plan.max_length.is_some()) {
-            text = self.text_once(instance)?;
+            text = self.text(instance)?;
         }
         if let Some(types) = plan.types {
             // A struct is no object; when the object plan runs, it finds
@@ -311,28 +311,10 @@ impl<'w> Walk<'w> {
         Ok(true)
     }
 
-    /// A string's text, charged as `minLength` charges it (`None`: the
-    /// bytes are not UTF-8, which no string keyword applies to).
-    fn text_once<'a, V: Value<'a>>(&mut self, instance: V) -> Result<Option<&'a str>, Limit> {
-        let Some(bytes) = instance.bytes() else {
-            return Ok(None);
-        };
-        self.budget
-            .charge(bytes.len() as u64 / 16)
-            .map_err(|_| Limit::Work)?;
-        Ok(instance.text_of(bytes))
-    }
-
-    /// `minLength` and `maxLength` over `text`, in characters.
+    /// `minLength` and `maxLength` over `text`, in characters, charged as
+    /// the keywords charge.
     fn lengths_hold(&mut self, plan: &Plan, text: &str) -> Result<bool, Limit> {
-        self.budget
-            .charge(text.len() as u64 / 16)
-            .map_err(|_| Limit::Work)?;
-        let length = if text.is_ascii() {
-            text.len()
-        } else {
-            text.chars().count()
-        } as u64;
+        let length = self.length(text)?;
         Ok(
             plan.min_length.is_none_or(|min| length >= min)
                 && plan.max_length.is_none_or(|max| length <= max),
@@ -348,10 +330,9 @@ impl<'w> Walk<'w> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        let Some(len) = instance.list_len() else {
+        if self.list_len_charged(instance)?.is_none() {
             return Ok(true);
-        };
-        self.budget.charge(len as u64 / 8).map_err(|_| Limit::Work)?;
+        }
         for item in instance.list_items() {
             self.budget.charge_one().map_err(|_| Limit::Work)?;
             if !self.node(schema, item, kp, ip, None)? {

@@ -106,6 +106,12 @@ impl Walk<'_> {
         if instance.kind() != crate::value::Kind::List {
             return Ok(None);
         }
+        self.list_len_charged(instance)
+    }
+
+    /// The length of a list known to be one (`None`: improper), charged a
+    /// unit per 8 cells.
+    pub(crate) fn list_len_charged<'a, V: Value<'a>>(&self, instance: V) -> Result<Option<usize>, Limit> {
         let len = instance.list_len();
         if let Some(n) = len {
             self.charge(n as u64 / 8)?;

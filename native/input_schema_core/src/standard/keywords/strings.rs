@@ -93,12 +93,23 @@ impl Walk<'_> {
     ///
     /// Checking the UTF-8 reads every byte: a unit per 16 bytes is charged
     /// before it, so a long string leaves the calling scheduler unread.
-    fn text<'a, V: Value<'a>>(&self, instance: V) -> Result<Option<&'a str>, super::super::Limit> {
+    pub(crate) fn text<'a, V: Value<'a>>(&self, instance: V) -> Result<Option<&'a str>, super::super::Limit> {
         let Some(bytes) = instance.bytes() else {
             return Ok(None);
         };
         self.charge(bytes.len() as u64 / 16)?;
         Ok(instance.text_of(bytes))
+    }
+
+    /// The length of `text` in characters (code points), charged a unit
+    /// per 16 bytes.
+    pub(crate) fn length(&self, text: &str) -> Result<u64, super::super::Limit> {
+        self.charge(text.len() as u64 / 16)?;
+        Ok(if text.is_ascii() {
+            text.len()
+        } else {
+            text.chars().count()
+        } as u64)
     }
 
     pub(crate) fn check_length<'a, V: Value<'a>>(
@@ -113,13 +124,7 @@ impl Walk<'_> {
         let Some(text) = self.text(instance)? else {
             return Ok(true);
         };
-        self.charge(text.len() as u64 / 16)?;
-        let length = if text.is_ascii() {
-            text.len()
-        } else {
-            text.chars().count()
-        } as u64;
-        if super::count_holds(length, limit, minimum) {
+        if super::count_holds(self.length(text)?, limit, minimum) {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {
