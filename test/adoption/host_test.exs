@@ -35,10 +35,9 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
   ]
 
   setup_all do
-    base =
-      Path.join(System.tmp_dir!(), "input_schema_hosts_#{System.unique_integer([:positive])}")
-
-    File.mkdir_p!(base)
+    # Fresh whatever an earlier, killed run left behind: a host whose
+    # dependency is already fetched would fetch nothing.
+    base = Backplane.Test.Scratch.dir!("input_schema_hosts")
     on_exit(fn -> File.rm_rf!(base) end)
     {:ok, base: base}
   end
@@ -51,7 +50,7 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
     copy_contract_rows!(host)
 
     fetched = mix!(host, ["deps.get"], "test")
-    assert fetched =~ "backplane_input_schema"
+    assert fetched =~ "backplane_input_schema", "deps.get fetched nothing:\n#{fetched}"
     checkout = Path.join(host, "deps/backplane_input_schema")
     assert File.regular?(Path.join(checkout, "mix.exs"))
 

@@ -13,8 +13,7 @@ defmodule Mix.Tasks.Compile.InputSchemaNativeTest do
   setup do
     Mix.shell(Mix.Shell.Process)
     on_exit(fn -> Mix.shell(Mix.Shell.IO) end)
-    dir = Path.join(System.tmp_dir!(), "input_schema_cargo_#{System.unique_integer([:positive])}")
-    File.mkdir_p!(dir)
+    dir = Backplane.Test.Scratch.dir!("input_schema_cargo")
     on_exit(fn -> File.rm_rf!(dir) end)
     {:ok, dir: dir}
   end

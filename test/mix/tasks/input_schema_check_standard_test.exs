@@ -152,11 +152,7 @@ defmodule Mix.Tasks.InputSchema.CheckStandardTest do
   """
 
   test "--standard --calls says whether each call is valid under the standard entry point" do
-    calls =
-      Path.join(
-        System.tmp_dir!(),
-        "input_schema_check_standard_#{System.unique_integer([:positive])}.jsonl"
-      )
+    calls = Backplane.Test.Scratch.path!("input_schema_check_standard", ".jsonl")
 
     File.write!(calls, @calls)
     on_exit(fn -> File.rm(calls) end)

@@ -155,8 +155,7 @@ defmodule Backplane.AgentRuntime.InputSchema.ClusterTest do
   end
 
   test "a node restarted reads a compiled schema back from disk and validates exactly" do
-    path =
-      Path.join(System.tmp_dir!(), "input_schema_compiled_#{System.unique_integer([:positive])}")
+    path = Backplane.Test.Scratch.path!("input_schema_compiled")
 
     on_exit(fn -> File.rm(path) end)
     name = unique(:disk)

@@ -206,8 +206,7 @@ defmodule Backplane.AgentRuntime.InputSchema.ReloadTest do
   defp copy_application! do
     source = List.to_string(:code.lib_dir(:backplane_input_schema))
 
-    base =
-      Path.join(System.tmp_dir!(), "input_schema_reload_#{System.unique_integer([:positive])}")
+    base = Backplane.Test.Scratch.path!("input_schema_reload")
 
     # Named as a release's lib/ names an application's directory.
     dest = Path.join(base, "backplane_input_schema-0.2.0")
