@@ -38,7 +38,10 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
     # Fresh whatever an earlier, killed run left behind: a host whose
     # dependency is already fetched would fetch nothing.
     base = Backplane.Test.Scratch.dir!("input_schema_hosts")
-    on_exit(fn -> File.rm_rf!(base) end)
+    # The hosts hold two cargo builds of the NIF (thousands of files):
+    # `rm -rf` removes them in a second where File.rm_rf!/1 can take past
+    # ExUnit's minute for an on_exit callback on a loaded machine.
+    on_exit(fn -> {_, 0} = System.cmd("rm", ["-rf", base]) end)
     {:ok, base: base}
   end
 
