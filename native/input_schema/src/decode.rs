@@ -71,7 +71,7 @@ fn to_term<'a>(env: Env<'a>, value: &Json) -> Option<Term<'a>> {
                     keys.push(binary(env, k.as_bytes()));
                     values.push(to_term(env, v)?);
                 }
-                Term::map_from_term_arrays(env, &keys, &values).ok()?
+                crate::term::map_of(env, &keys, &values)?
             }
         })
     })

@@ -6,8 +6,9 @@ use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustler::sys::{
-    enif_map_iterator_create, enif_map_iterator_destroy, enif_map_iterator_get_pair, enif_map_iterator_next,
-    enif_map_iterator_prev, ErlNifMapIterator, ErlNifMapIteratorEntry,
+    enif_make_map_from_arrays, enif_map_iterator_create, enif_map_iterator_destroy,
+    enif_map_iterator_get_pair, enif_map_iterator_next, enif_map_iterator_prev, ErlNifMapIterator,
+    ErlNifMapIteratorEntry, ErlNifTerm as NIF_TERM,
 };
 use rustler::{BigInt, Binary, Encoder, Env, NewBinary, Term, TermType};
 
@@ -371,7 +372,7 @@ pub fn datum<'a>(env: Env<'a>, value: &Datum) -> Term<'a> {
         Datum::Map(entries) => {
             let keys: Vec<Term<'a>> = entries.iter().map(|(k, _)| binary(env, k)).collect();
             let values: Vec<Term<'a>> = entries.iter().map(|(_, v)| datum(env, v)).collect();
-            Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
+            map_of(env, &keys, &values).unwrap_or_else(|| Term::map_new(env))
         }
     })
 }
@@ -388,26 +389,75 @@ fn class_atom(class: Class) -> Atom {
 /// map this library builds: details, error structs, output units) are
 /// gathered on the stack, with no allocation.
 pub fn details_map<'a>(env: Env<'a>, details: &[(Atom, Term<'a>)]) -> Term<'a> {
-    const INLINE: usize = 8;
-    let map = if details.len() <= INLINE {
-        let filler = atom::nil().encode(env);
-        let (mut keys, mut values) = ([filler; INLINE], [filler; INLINE]);
-        for ((key, value), (k, v)) in keys.iter_mut().zip(values.iter_mut()).zip(details) {
-            *key = k.encode(env);
-            *value = *v;
+    let filler = atom::nil().as_c_arg();
+    let (mut keys, mut values) = ([filler; SMALL_MAP], [filler; SMALL_MAP]);
+    let map = match (keys.get_mut(..details.len()), values.get_mut(..details.len())) {
+        (Some(keys), Some(values)) => {
+            for ((key, value), (k, v)) in keys.iter_mut().zip(values.iter_mut()).zip(details) {
+                *key = k.as_c_arg();
+                *value = v.as_c_arg();
+            }
+            make_map(env, keys, values)
         }
-        let n = details.len();
-        Term::map_from_term_arrays(
-            env,
-            keys.get(..n).unwrap_or_default(),
-            values.get(..n).unwrap_or_default(),
-        )
-    } else {
-        let keys: Vec<Term<'a>> = details.iter().map(|(k, _)| k.encode(env)).collect();
-        let values: Vec<Term<'a>> = details.iter().map(|(_, v)| *v).collect();
-        Term::map_from_term_arrays(env, &keys, &values)
+        _ => {
+            let keys: Vec<NIF_TERM> = details.iter().map(|(k, _)| k.as_c_arg()).collect();
+            let values: Vec<NIF_TERM> = details.iter().map(|(_, v)| v.as_c_arg()).collect();
+            make_map(env, &keys, &values)
+        }
     };
-    map.unwrap_or_else(|_| Term::map_new(env))
+    map.unwrap_or_else(|| Term::map_new(env))
+}
+
+/// Maps of up to this many entries are built from arrays on the stack.
+const SMALL_MAP: usize = 8;
+
+/// The map of `keys` to `values` (the same length); `None` when a key
+/// repeats. Rustler's `Term::map_from_term_arrays` copies both arrays into
+/// vectors first: two allocations for every error struct and output unit.
+pub fn map_of<'a>(env: Env<'a>, keys: &[Term<'a>], values: &[Term<'a>]) -> Option<Term<'a>> {
+    if keys.len() != values.len() {
+        return None;
+    }
+    let filler = atom::nil().as_c_arg();
+    let (mut small_keys, mut small_values) = ([filler; SMALL_MAP], [filler; SMALL_MAP]);
+    match (
+        small_keys.get_mut(..keys.len()),
+        small_values.get_mut(..values.len()),
+    ) {
+        (Some(k), Some(v)) => {
+            for (slot, term) in k.iter_mut().zip(keys) {
+                *slot = term.as_c_arg();
+            }
+            for (slot, term) in v.iter_mut().zip(values) {
+                *slot = term.as_c_arg();
+            }
+            make_map(env, k, v)
+        }
+        _ => {
+            let k: Vec<NIF_TERM> = keys.iter().map(|t| t.as_c_arg()).collect();
+            let v: Vec<NIF_TERM> = values.iter().map(|t| t.as_c_arg()).collect();
+            make_map(env, &k, &v)
+        }
+    }
+}
+
+fn make_map<'a>(env: Env<'a>, keys: &[NIF_TERM], values: &[NIF_TERM]) -> Option<Term<'a>> {
+    let mut map = MaybeUninit::<NIF_TERM>::uninit();
+    // SAFETY: both arrays hold `keys.len()` terms of `env` (the callers
+    // build them from terms of `env`, the same length); the runtime writes
+    // the map to `map` when it answers non-zero.
+    let made = unsafe {
+        enif_make_map_from_arrays(
+            env.as_c_arg(),
+            keys.as_ptr(),
+            values.as_ptr(),
+            keys.len(),
+            map.as_mut_ptr(),
+        )
+    };
+    // SAFETY: written by the runtime, as it answered non-zero; a term of
+    // `env`.
+    (made != 0).then(|| unsafe { Term::new(env, map.assume_init()) })
 }
 
 /// Builds `%Backplane.AgentRuntime.Error{class, message, details, cause: nil}`.
@@ -427,7 +477,7 @@ pub fn error_struct<'a>(env: Env<'a>, class: Class, message: &str, details: &[(A
         details,
         atom::nil().encode(env),
     ];
-    Term::map_from_term_arrays(env, &keys, &values).unwrap_or_else(|_| Term::map_new(env))
+    map_of(env, &keys, &values).unwrap_or_else(|| Term::map_new(env))
 }
 
 pub fn schema_error<'a>(env: Env<'a>, error: &SchemaError<BeamTerm<'a>>) -> Term<'a> {
@@ -513,7 +563,7 @@ pub fn argument_errors<'a>(env: Env<'a>, errors: &[ArgumentError<BeamTerm<'a>>])
                 binary(env, error.to_string().as_bytes()),
                 details,
             ];
-            Term::map_from_term_arrays(env, &fields, &values).unwrap_or_else(|_| Term::map_new(env))
+            map_of(env, &fields, &values).unwrap_or_else(|| Term::map_new(env))
         })
         .collect();
     let Some(first) = errors.first() else {

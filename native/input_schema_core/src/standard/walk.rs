@@ -8,6 +8,7 @@
 //! limit; each node's evaluation runs through `stack::deep`, so no instance
 //! and no schema can overflow a stack.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::keywords::numbers::Bound;
@@ -61,16 +62,27 @@ impl<'p> Path<'p> {
 
     /// The location as a JSON Pointer.
     pub fn render(&self) -> String {
-        let mut segs = Vec::new();
+        // The steps, innermost first: on the stack for the usual short
+        // locations, in a vector past that.
+        const SHORT: usize = 16;
+        let mut short = [Seg::Index(0); SHORT];
+        let mut count = 0;
+        let mut long = Vec::new();
         let mut at = Some(self);
         while let Some(path) = at {
             if let Some(seg) = path.seg {
-                segs.push(seg);
+                match short.get_mut(count) {
+                    Some(slot) => *slot = seg,
+                    None => long.push(seg),
+                }
+                count += 1;
             }
             at = path.parent;
         }
-        let mut out = String::new();
-        for seg in segs.iter().rev() {
+        let steps = short.get(..count.min(SHORT)).unwrap_or_default();
+        let mut out = String::with_capacity(16 * count);
+        // `long` holds the outermost steps (met last), so it comes first.
+        for seg in long.iter().rev().chain(steps.iter().rev()) {
             out.push('/');
             match seg {
                 Seg::Key(key) => out.push_str(key),
@@ -78,7 +90,15 @@ impl<'p> Path<'p> {
                     let _ = write!(out, "{i}");
                 }
                 Seg::Name(bytes) => {
-                    for c in String::from_utf8_lossy(bytes).chars() {
+                    let name = match std::str::from_utf8(bytes) {
+                        Ok(name) => Cow::Borrowed(name),
+                        Err(_) => String::from_utf8_lossy(bytes),
+                    };
+                    if !name.contains(['~', '/']) {
+                        out.push_str(&name);
+                        continue;
+                    }
+                    for c in name.chars() {
                         match c {
                             '~' => out.push_str("~0"),
                             '/' => out.push_str("~1"),
@@ -443,4 +463,42 @@ impl<'w> Walk<'w> {
 pub(crate) struct At<'n> {
     pub node: &'n Node,
     pub name: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Path, Seg};
+
+    /// Renders a chain of `steps` pushed one below the other, outermost
+    /// first.
+    fn rendered(steps: &[Seg<'_>]) -> String {
+        fn go(path: &Path<'_>, rest: &[Seg<'_>]) -> String {
+            match rest.split_first() {
+                Some((seg, rest)) => go(&path.push(*seg), rest),
+                None => path.render(),
+            }
+        }
+        go(&Path::ROOT, steps)
+    }
+
+    #[test]
+    fn locations_render_as_json_pointers_at_any_length() {
+        assert_eq!(rendered(&[]), "");
+        let step = |i: usize| match i % 3 {
+            0 => (Seg::Key("properties"), "properties".to_string()),
+            1 => (Seg::Name(b"a/b~c"), "a~1b~0c".to_string()),
+            _ => (Seg::Index(i), i.to_string()),
+        };
+        // Either side of the 16 steps kept on the stack.
+        for length in [1, 2, 15, 16, 17, 40] {
+            let (segs, tokens): (Vec<_>, Vec<_>) = (0..length).map(step).unzip();
+            let expected: String = tokens.iter().map(|t| format!("/{t}")).collect();
+            assert_eq!(rendered(&segs), expected, "{length} steps");
+        }
+        // A name that is not UTF-8 renders with replacement characters.
+        assert_eq!(
+            rendered(&[Seg::Name(b"x\xffy"), Seg::Name(b"plain")]),
+            "/x\u{fffd}y/plain"
+        );
+    }
 }
