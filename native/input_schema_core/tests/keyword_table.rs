@@ -344,3 +344,60 @@ fn a_keyword_applies_only_while_its_vocabulary_is_on() {
         }
     }
 }
+
+/// A custom metaschema may turn a vocabulary on without describing its
+/// keywords (nothing checks their values before the compiler does): the
+/// compiler still refuses a malformed value.
+#[test]
+fn a_count_keyword_the_metaschema_does_not_describe_is_still_checked() {
+    let meta = "https://example.com/meta/bare-validation";
+    let document = json!({
+        "$schema": DRAFT2020,
+        "$id": meta,
+        "$vocabulary": {
+            "https://json-schema.org/draft/2020-12/vocab/core": true,
+            "https://json-schema.org/draft/2020-12/vocab/validation": true
+        }
+    });
+    let options = Options {
+        resources: vec![(meta.to_string(), document)],
+        ..Options::default()
+    };
+    for bad in [json!(1.5), json!(-1.0), json!(-1), json!("2")] {
+        let schema = json!({"$schema": meta, "minLength": bad});
+        let error = Validator::compile(&schema, &options).err();
+        assert_eq!(
+            error.map(|e| e.to_string()),
+            Some(
+                "schema keyword minLength at \"/minLength\" is malformed: a non-negative integer".to_string()
+            ),
+            "minLength {bad}"
+        );
+    }
+    // A float with no fraction counts (draft 6 on).
+    let schema = json!({"$schema": meta, "minLength": 2.0});
+    let validator = Validator::compile(&schema, &options).unwrap();
+    assert_eq!(validator.is_valid(JsonRef::from(&json!("a"))), Ok(false));
+    assert_eq!(validator.is_valid(JsonRef::from(&json!("ab"))), Ok(true));
+}
+
+/// Reading a list's length visits its cells, and is charged for them even
+/// where the keyword reads nothing else (`maxItems`).
+#[test]
+fn counting_a_list_is_charged_by_its_length() {
+    use input_schema_core::budget::Budget;
+    use input_schema_core::standard::Limit;
+    let validator = Validator::compile(&json!({"maxItems": 1_000_000}), &Options::default()).unwrap();
+    let long = Value::Array(vec![json!(1); 80_000]);
+    let short = json!([1, 2, 3]);
+    let budget = || Budget::new(1_000);
+    assert_eq!(
+        validator.is_valid_within(JsonRef::from(&short), &budget()),
+        Ok(true)
+    );
+    assert_eq!(
+        validator.is_valid_within(JsonRef::from(&long), &budget()),
+        Err(Limit::Work)
+    );
+    assert_eq!(validator.is_valid(JsonRef::from(&long)), Ok(true));
+}
