@@ -262,6 +262,15 @@ fn additional_items_is_a_keyword_until_2019_09() {
     }
     let with_prefix = json!({"prefixItems": [{}], "additionalItems": never()});
     assert!(valid_under(DRAFT2020, &with_prefix, &json!([1, 2]), &[]));
+    // Without the applicator vocabulary (2019-09), neither applies.
+    let (meta, document) = custom_metaschema("2019-09", &["core", "validation"]);
+    let with_false = json!({"items": [{}], "additionalItems": false});
+    assert!(valid_under(
+        &meta,
+        &with_false,
+        &json!([1, 2]),
+        &[(meta.clone(), document)]
+    ));
 }
 
 /// A custom metaschema of `dialect` ("2019-09" or "2020-12") that turns on
