@@ -389,23 +389,8 @@ fn class_atom(class: Class) -> Atom {
 /// map this library builds: details, error structs, output units) are
 /// gathered on the stack, with no allocation.
 pub fn details_map<'a>(env: Env<'a>, details: &[(Atom, Term<'a>)]) -> Term<'a> {
-    let filler = atom::nil().as_c_arg();
-    let (mut keys, mut values) = ([filler; SMALL_MAP], [filler; SMALL_MAP]);
-    let map = match (keys.get_mut(..details.len()), values.get_mut(..details.len())) {
-        (Some(keys), Some(values)) => {
-            for ((key, value), (k, v)) in keys.iter_mut().zip(values.iter_mut()).zip(details) {
-                *key = k.as_c_arg();
-                *value = v.as_c_arg();
-            }
-            make_map(env, keys, values)
-        }
-        _ => {
-            let keys: Vec<NIF_TERM> = details.iter().map(|(k, _)| k.as_c_arg()).collect();
-            let values: Vec<NIF_TERM> = details.iter().map(|(_, v)| v.as_c_arg()).collect();
-            make_map(env, &keys, &values)
-        }
-    };
-    map.unwrap_or_else(|| Term::map_new(env))
+    build_map(env, details.iter().map(|(k, v)| (k.as_c_arg(), v.as_c_arg())))
+        .unwrap_or_else(|| Term::map_new(env))
 }
 
 /// Maps of up to this many entries are built from arrays on the stack.
@@ -418,25 +403,31 @@ pub fn map_of<'a>(env: Env<'a>, keys: &[Term<'a>], values: &[Term<'a>]) -> Optio
     if keys.len() != values.len() {
         return None;
     }
+    build_map(
+        env,
+        keys.iter().zip(values).map(|(k, v)| (k.as_c_arg(), v.as_c_arg())),
+    )
+}
+
+/// The map of `entries`: gathered on the stack when they are few.
+fn build_map<'a>(
+    env: Env<'a>,
+    entries: impl ExactSizeIterator<Item = (NIF_TERM, NIF_TERM)>,
+) -> Option<Term<'a>> {
     let filler = atom::nil().as_c_arg();
-    let (mut small_keys, mut small_values) = ([filler; SMALL_MAP], [filler; SMALL_MAP]);
-    match (
-        small_keys.get_mut(..keys.len()),
-        small_values.get_mut(..values.len()),
-    ) {
-        (Some(k), Some(v)) => {
-            for (slot, term) in k.iter_mut().zip(keys) {
-                *slot = term.as_c_arg();
+    let (mut keys, mut values) = ([filler; SMALL_MAP], [filler; SMALL_MAP]);
+    let n = entries.len();
+    match (keys.get_mut(..n), values.get_mut(..n)) {
+        (Some(keys), Some(values)) => {
+            for ((key, value), (k, v)) in keys.iter_mut().zip(values.iter_mut()).zip(entries) {
+                *key = k;
+                *value = v;
             }
-            for (slot, term) in v.iter_mut().zip(values) {
-                *slot = term.as_c_arg();
-            }
-            make_map(env, k, v)
+            make_map(env, keys, values)
         }
         _ => {
-            let k: Vec<NIF_TERM> = keys.iter().map(|t| t.as_c_arg()).collect();
-            let v: Vec<NIF_TERM> = values.iter().map(|t| t.as_c_arg()).collect();
-            make_map(env, &k, &v)
+            let (keys, values): (Vec<NIF_TERM>, Vec<NIF_TERM>) = entries.unzip();
+            make_map(env, &keys, &values)
         }
     }
 }
