@@ -200,9 +200,10 @@ fn run_files(
     formats: FormatMode,
     resources: &[(String, Value)],
     failures: &mut Vec<Failure>,
-) -> Tally {
-    let mut tally = Tally::default();
+) -> Vec<(String, Tally)> {
+    let mut per_file = Vec::new();
     for path in files {
+        let mut tally = Tally::default();
         let file = path
             .strip_prefix(dir)
             .unwrap()
@@ -281,13 +282,53 @@ fn run_files(
                 }
             }
         }
+        per_file.push((file, tally));
     }
-    tally
+    per_file
+}
+
+/// The sum of the files' tallies.
+fn sum(per_file: &[(String, Tally)]) -> Tally {
+    per_file.iter().fold(Tally::default(), |total, (_, t)| Tally {
+        groups: total.groups + t.groups,
+        cases: total.cases + t.cases,
+        passed: total.passed + t.passed,
+        failed: total.failed + t.failed,
+        refused: total.refused + t.refused,
+    })
+}
+
+/// One row per file name, one column per dialect: `passed/cases`, or `-`
+/// where the dialect has no such file.
+fn per_file_table(report: &mut String, rows: &[(&str, Vec<(String, Tally)>)]) {
+    let mut names: Vec<&str> = rows
+        .iter()
+        .flat_map(|(_, per_file)| per_file.iter().map(|(file, _)| file.as_str()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    write!(report, "\n{:<42}", "file").unwrap();
+    for (dir_name, _) in rows {
+        write!(report, " {dir_name:>12}").unwrap();
+    }
+    writeln!(report).unwrap();
+    for name in names {
+        write!(report, "{name:<42}").unwrap();
+        for (_, per_file) in rows {
+            let cell = per_file
+                .iter()
+                .find(|(file, _)| file == name)
+                .map_or_else(|| "-".to_string(), |(_, t)| format!("{}/{}", t.passed, t.cases));
+            write!(report, " {cell:>12}").unwrap();
+        }
+        writeln!(report).unwrap();
+    }
 }
 
 /// Runs every dialect, printing the table and the failing cases; panics
 /// when any case failed.
-fn run_suite(title: &str, formats: FormatMode, files_of: impl Fn(&Path) -> Vec<PathBuf>) {
+/// With `by_file`, a table of each file's cases per dialect follows.
+fn run_suite(title: &str, formats: FormatMode, by_file: bool, files_of: impl Fn(&Path) -> Vec<PathBuf>) {
     let Some(root) = suite_root() else {
         return;
     };
@@ -303,7 +344,7 @@ fn run_suite(title: &str, formats: FormatMode, files_of: impl Fn(&Path) -> Vec<P
         let dir = root.join("tests").join(dir_name);
         let files = files_of(&dir);
         assert!(!files.is_empty(), "no test files in {}", dir.display());
-        let tally = run_files(
+        let per_file = run_files(
             dir_name,
             &dir,
             &files,
@@ -312,7 +353,7 @@ fn run_suite(title: &str, formats: FormatMode, files_of: impl Fn(&Path) -> Vec<P
             &resources,
             &mut failures,
         );
-        rows.push((dir_name, files.len(), tally));
+        rows.push((dir_name, per_file));
     }
 
     let mut report = String::new();
@@ -330,7 +371,8 @@ fn run_suite(title: &str, formats: FormatMode, files_of: impl Fn(&Path) -> Vec<P
     .unwrap();
     let mut total = Tally::default();
     let mut total_files = 0;
-    for (dir_name, files, t) in &rows {
+    for (dir_name, per_file) in &rows {
+        let (files, t) = (per_file.len(), sum(per_file));
         writeln!(
             report,
             "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8}",
@@ -350,6 +392,9 @@ fn run_suite(title: &str, formats: FormatMode, files_of: impl Fn(&Path) -> Vec<P
         "total", total_files, total.groups, total.cases, total.passed, total.failed, total.refused
     )
     .unwrap();
+    if by_file {
+        per_file_table(&mut report, &rows);
+    }
     if !failures.is_empty() {
         writeln!(report, "\nfailing cases ({}):", failures.len()).unwrap();
         for f in failures.iter().take(MAX_LISTED) {
@@ -376,13 +421,16 @@ fn run_suite(title: &str, formats: FormatMode, files_of: impl Fn(&Path) -> Vec<P
 /// Every required test file of the five dialects, formats as annotations.
 #[test]
 fn required_tests_of_every_dialect() {
-    run_suite("required", FormatMode::Annotate, json_files_in);
+    run_suite("required", FormatMode::Annotate, false, json_files_in);
 }
 
 /// Each dialect's `optional/format/` files, formats asserted.
 #[test]
 fn optional_format_tests_with_formats_asserted() {
-    run_suite("optional/format, formats asserted", FormatMode::Assert, |dir| {
-        json_files_in(&dir.join("optional").join("format"))
-    });
+    run_suite(
+        "optional/format, formats asserted",
+        FormatMode::Assert,
+        true,
+        |dir| json_files_in(&dir.join("optional").join("format")),
+    );
 }
