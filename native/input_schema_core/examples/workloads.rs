@@ -12,7 +12,10 @@
 //! - `standard_valid`, `standard_validate`: the standard entry point
 //!   (`standard::Validator`) on the eight shapes of
 //!   `fixtures/standard_shapes.json`, each shape's valid and invalid
-//!   instance, through `is_valid` and through `validate` (every failure).
+//!   instance, through `is_valid` and through `validate` (every failure);
+//! - `standard_compile`: each of the eight shapes compiled (`Validator::
+//!   compile`: the metaschema check, the registry, the keywords), with the
+//!   dialect's metaschema and the shapes' patterns built before the count.
 //!
 //! Each runs `RUNS` times; the guard divides by that.
 
@@ -90,6 +93,25 @@ fn standard_calls() -> Vec<(Validator, Value)> {
     calls
 }
 
+/// Each standard shape's schema.
+fn standard_schemas() -> Vec<Value> {
+    let shapes: Value = serde_json::from_str(&read("standard_shapes.json")).unwrap();
+    shapes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|shape| shape["schema"].clone())
+        .collect()
+}
+
+#[inline(never)]
+fn standard_compile_all_of(schemas: &[Value]) -> usize {
+    schemas
+        .iter()
+        .filter(|schema| Validator::compile(schema, &Options::default()).is_ok())
+        .count()
+}
+
 /// `standard_valid` (`is_valid`) or `standard_validate` (`validate`); the
 /// count of valid instances.
 #[inline(never)]
@@ -122,6 +144,7 @@ fn main() {
     let coding_calls = calls("coding_calls.jsonl", &coding);
     let mcp_calls = calls("calls.jsonl", &mcp);
     let standard = standard_calls();
+    let standard_schemas = standard_schemas();
     // Patterns are shared between compiles once built: build them first
     // (outside the counted function's calls that follow), so that every run
     // counts the same work.
@@ -139,15 +162,17 @@ fn main() {
             "compile_mcp" => black_box(compile_all_of(black_box(&mcp))),
             "standard_valid" => black_box(standard_all_of(black_box(&standard), false)),
             "standard_validate" => black_box(standard_all_of(black_box(&standard), true)),
+            "standard_compile" => black_box(standard_compile_all_of(black_box(&standard_schemas))),
             _ => 0,
         };
     }
     println!(
-        "runs {RUNS}: {} coding calls, {} MCP calls, {} coding schemas, {} MCP schemas, {} standard calls",
+        "runs {RUNS}: {} coding calls, {} MCP calls, {} coding schemas, {} MCP schemas, {} standard calls, {} standard schemas",
         coding_calls.len(),
         mcp_calls.len(),
         coding.len(),
         mcp.len(),
-        standard.len()
+        standard.len(),
+        standard_schemas.len()
     );
 }

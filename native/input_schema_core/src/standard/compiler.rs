@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 use super::dialect::Dialect;
 use super::keywords::{self, Body, Entry, Keyword, Node, NodeId, Resource};
 use super::output::MetaschemaFailure;
-use super::registry::{pointer_token, Place, Registry, Scope};
+use super::registry::{pointer_item, pointer_join, Place, Registry, Scope};
 use super::uri;
 use super::{CompileError, FormatMode, Limits, Options, Validator};
 use crate::budget::Budget;
@@ -37,7 +37,7 @@ pub(crate) struct At<'c> {
 impl At<'_> {
     /// JSON Pointer to `key` in this schema.
     pub fn pointer(&self, key: &str) -> String {
-        format!("{}/{}", self.place.pointer, pointer_token(key))
+        pointer_join(&self.place.pointer, &[key])
     }
 
     pub fn invalid(&self, key: &str, expected: &'static str) -> CompileError {
@@ -273,7 +273,7 @@ impl<'s> Compiler<'s> {
     pub fn child_at(&mut self, at: &At<'_>, key: &str, index: usize) -> Result<NodeId, CompileError> {
         let place = Place {
             doc: at.place.doc,
-            pointer: format!("{}/{index}", at.pointer(key)),
+            pointer: pointer_item(&at.place.pointer, key, index),
         };
         self.subschema(place, at.scope)
     }
@@ -282,7 +282,7 @@ impl<'s> Compiler<'s> {
     pub fn child_named(&mut self, at: &At<'_>, key: &str, name: &str) -> Result<NodeId, CompileError> {
         let place = Place {
             doc: at.place.doc,
-            pointer: format!("{}/{}", at.pointer(key), pointer_token(name)),
+            pointer: pointer_join(&at.place.pointer, &[key, name]),
         };
         self.subschema(place, at.scope)
     }
@@ -353,7 +353,7 @@ impl<'s> Compiler<'s> {
             self.budget
                 .charge(SUBSCHEMA_UNITS)
                 .map_err(|_| CompileError::CompileBudget)?;
-            let depth = place.pointer.matches('/').count();
+            let depth = place.pointer.bytes().filter(|&b| b == b'/').count();
             if depth > self.registry.limits.max_schema_depth * 2 {
                 return Err(CompileError::TooDeep {
                     pointer: place.pointer,
@@ -370,11 +370,16 @@ impl<'s> Compiler<'s> {
     fn compile_node(&mut self, place: &Place, scope: &Scope) -> Result<Node, CompileError> {
         let resource = self.resource_of(place.doc, scope);
         let within = place.pointer.get(scope.resource_pointer.len()..).unwrap_or("");
-        let location: Box<str> = if &*scope.base == DEFAULT_BASE {
-            Box::from(format!("#{within}").as_str())
+        let base = if &*scope.base == DEFAULT_BASE {
+            ""
         } else {
-            Box::from(format!("{}#{within}", scope.base).as_str())
+            &*scope.base
         };
+        let mut location = String::with_capacity(base.len() + 1 + within.len());
+        location.push_str(base);
+        location.push('#');
+        location.push_str(within);
+        let location = location.into_boxed_str();
         self.bytes += location.len();
         let value = self.registry.value(place);
         let map = match value {

@@ -215,12 +215,38 @@ fn array_index(token: &str) -> Option<usize> {
     token.parse().ok()
 }
 
-pub(crate) fn pointer_token(token: &str) -> Cow<'_, str> {
-    if token.contains(['~', '/']) {
-        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
-    } else {
-        Cow::Borrowed(token)
+/// `base` followed by each token as a JSON Pointer step (`/`, then the
+/// token with `~` and `/` escaped), built in one allocation: a compile
+/// makes one of these per subschema.
+pub(crate) fn pointer_join(base: &str, tokens: &[&str]) -> String {
+    let extra: usize = tokens.iter().map(|token| token.len() + 1).sum();
+    let mut pointer = String::with_capacity(base.len() + extra);
+    pointer.push_str(base);
+    for token in tokens {
+        pointer.push('/');
+        if token.bytes().any(|b| b == b'~' || b == b'/') {
+            for c in token.chars() {
+                match c {
+                    '~' => pointer.push_str("~0"),
+                    '/' => pointer.push_str("~1"),
+                    c => pointer.push(c),
+                }
+            }
+        } else {
+            pointer.push_str(token);
+        }
     }
+    pointer
+}
+
+/// `base`, `/key`, then `/index`: the place of a list's item.
+pub(crate) fn pointer_item(base: &str, key: &str, index: usize) -> String {
+    use std::fmt::Write;
+    let mut pointer = pointer_join(base, &[key]);
+    pointer.reserve(21);
+    // Writing to a String cannot fail.
+    let _ = write!(pointer, "/{index}");
+    pointer
 }
 
 impl<'s> Registry<'s> {
@@ -437,7 +463,7 @@ impl<'s> Registry<'s> {
             // a pointer may still reach what is written there.
             for (key, child) in map {
                 let key = key.as_str();
-                let child_pointer = |p: &str, k: &str| format!("{p}/{}", pointer_token(k));
+                let child_pointer = |p: &str, k: &str| pointer_join(p, &[k]);
                 if SINGLE.contains(&key)
                     || (key == "items" && child.is_object())
                     || (key == "items" && child.is_boolean())
@@ -446,7 +472,7 @@ impl<'s> Registry<'s> {
                 } else if LISTS.contains(&key) || (key == "items" && child.is_array()) {
                     if let Json::Array(items) = child {
                         for (i, item) in items.iter().enumerate() {
-                            stack.push((item, format!("{pointer}/{key}/{i}"), scope.clone(), depth + 1));
+                            stack.push((item, pointer_item(&pointer, key, i), scope.clone(), depth + 1));
                         }
                     }
                 } else if MAPS.contains(&key) {
@@ -558,6 +584,22 @@ impl<'s> Registry<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pointers_are_joined_with_their_tokens_escaped() {
+        assert_eq!(pointer_join("", &["properties"]), "/properties");
+        assert_eq!(pointer_join("/a", &["b~c", "d/e"]), "/a/b~0c/d~1e");
+        assert_eq!(pointer_join("/a", &["~1/~0", ""]), "/a/~01~1~00/");
+        assert_eq!(pointer_join("/ü", &["é/"]), "/ü/é~1");
+        assert_eq!(pointer_item("", "allOf", 0), "/allOf/0");
+        assert_eq!(pointer_item("/x~1y", "a/b", 1234), "/x~1y/a~1b/1234");
+        // Each joined pointer names the value it was built for.
+        let doc = serde_json::json!({"a": {"b~c": {"d/e": [1, {"~1/~0": true}]}}});
+        let pointer = pointer_item(&pointer_join("/a", &["b~c", "d/e"]), "", 0);
+        assert_eq!(pointer, "/a/b~0c/d~1e//0");
+        let deep = pointer_join(&pointer_join("/a", &["b~c", "d/e"]), &["1", "~1/~0"]);
+        assert_eq!(at_pointer(&doc, &deep), Some(&serde_json::json!(true)));
+    }
 
     #[test]
     fn at_pointer_reads_what_serde_json_reads() {

@@ -46,11 +46,8 @@ pub(crate) fn compile_pattern_properties(c: &mut Compiler<'_>, at: &At<'_>, valu
     let map = schema_map(at, "patternProperties", value)?;
     let mut entries = Vec::with_capacity(map.len());
     for source in map.keys() {
-        let pointer = format!(
-            "{}/{}",
-            at.pointer("patternProperties"),
-            crate::standard::registry::pointer_token(source)
-        );
+        let pointer =
+            crate::standard::registry::pointer_join(&at.place.pointer, &["patternProperties", source]);
         let pattern = super::strings::pattern(c, pointer, source)?;
         entries.push((
             Box::from(source.as_str()),
@@ -75,11 +72,8 @@ pub(crate) fn compile_additional_properties(c: &mut Compiler<'_>, at: &At<'_>, v
     let mut patterns = Vec::new();
     if let Some(Json::Object(map)) = sibling.and_then(|s| s.get("patternProperties")) {
         for source in map.keys() {
-            let pointer = format!(
-                "{}/{}",
-                at.pointer("patternProperties"),
-                crate::standard::registry::pointer_token(source)
-            );
+            let pointer =
+                crate::standard::registry::pointer_join(&at.place.pointer, &["patternProperties", source]);
             patterns.push(super::strings::pattern(c, pointer, source)?);
         }
     }
