@@ -14,7 +14,8 @@
 
 use input_schema_core::budget::Budget;
 use input_schema_core::json::JsonRef;
-use input_schema_core::standard::{Limit, Options, Validator};
+use input_schema_core::pattern::Pattern;
+use input_schema_core::standard::{CompileError, Limit, Options, Validator, COMPILE_BUDGET};
 use serde_json::{json, Map, Value};
 
 fn compiled(schema: &Value) -> Validator {
@@ -70,4 +71,66 @@ fn pattern_properties_are_charged_per_key_and_pattern() {
         assert!(!fits(&v, &object, 150_000), "{schema}");
         assert!(fits(&v, &object, 400_000), "{schema}");
     }
+}
+
+/// What an inline compile (`compile_inline`, on a normal scheduler) spends.
+fn inline_spent(schema: &Value, units: u64) -> Result<u64, CompileError> {
+    let budget = Budget::new(units);
+    Validator::compile_inline(schema, &Options::default(), &budget).map(|_| units - budget.left() as u64)
+}
+
+/// On a normal scheduler a pattern found built is charged its look-up, a
+/// unit and a unit per 16 bytes of source, not its build: a schema whose
+/// pattern took 3,000 units to build compiles within a 1,000-unit inline
+/// budget, and a source 32 bytes longer costs 2 units more.
+#[test]
+fn an_inline_compile_charges_a_built_pattern_its_look_up() {
+    let short = "^inline_look_up_[a-z]{1,100}$";
+    let long = format!("^inline_look_up_{}[a-z]{{1,100}}$", "x".repeat(32));
+    let schema = |source: &str| json!({"type": "string", "pattern": source});
+    // Not built yet: the inline compile hands over to the dirty one.
+    assert!(matches!(
+        inline_spent(&schema(short), 1_000),
+        Err(CompileError::CompileBudget)
+    ));
+    for source in [short, long.as_str()] {
+        compiled(&schema(source));
+        let built = Pattern::find_standard_shared(source.as_bytes()).unwrap();
+        assert!(built.build_units() > 2_000, "{}", built.build_units());
+    }
+    let spent_short = inline_spent(&schema(short), 1_000).unwrap();
+    let spent_long = inline_spent(&schema(&long), 1_000).unwrap();
+    assert!(spent_short < 1_000, "{spent_short}");
+    assert_eq!(spent_long - spent_short, 2);
+}
+
+/// The look-up does not change the verdict: when the builds an inline
+/// compile was spared, with what it spent, pass the compile budget, it
+/// hands over and the dirty compile refuses the schema, as it would have
+/// anyway. Sixty built patterns of about 40,000 build units each are over
+/// the 2,000,000 units however much room the inline budget has for their
+/// look-ups.
+#[test]
+fn an_inline_compile_keeps_the_verdict_of_the_builds_it_was_spared() {
+    let sources: Vec<String> = (0..60).map(|i| format!("[a-z]{{1,1000}}spared_{i}")).collect();
+    let mut builds = 0;
+    for source in &sources {
+        compiled(&json!({"pattern": source}));
+        builds += Pattern::find_standard_shared(source.as_bytes())
+            .unwrap()
+            .build_units();
+    }
+    assert!(builds > COMPILE_BUDGET, "{builds}");
+    let schema = json!({"anyOf": sources.iter().map(|s| json!({"pattern": s})).collect::<Vec<_>>()});
+    assert!(matches!(
+        Validator::compile(&schema, &Options::default()),
+        Err(CompileError::CompileBudget)
+    ));
+    assert!(matches!(
+        inline_spent(&schema, 1_000_000),
+        Err(CompileError::CompileBudget)
+    ));
+    // A tenth of them fits the compile budget, and compiles inline.
+    let few = json!({"anyOf": sources[..6].iter().map(|s| json!({"pattern": s})).collect::<Vec<_>>()});
+    assert!(inline_spent(&few, 1_000).is_ok());
 }

@@ -3,6 +3,7 @@
 //! than by recursion; a reference becomes an edge to the node at its target.
 //! The keyword table (`keywords::table`) decides what each key means.
 
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -55,6 +56,10 @@ pub(crate) struct Compiler<'s> {
     /// On a normal scheduler: a pattern not built before stops the
     /// compilation (`CompileBudget`) for the dirty retry to build it.
     pub inline: bool,
+    /// Inline, where given: a pattern found built is charged its look-up,
+    /// and its build units are added here instead, for
+    /// `Validator::compile_inline` to hold against the compile budget.
+    pub deferred: Option<&'s Cell<u64>>,
     pub formats: FormatMode,
     nodes: Vec<Node>,
     memo: HashMap<Place, NodeId>,
@@ -109,7 +114,7 @@ pub(crate) fn check_metaschema(
                 resources: options.resources.clone(),
                 formats: FormatMode::Annotate,
             };
-            custom = compile(document, &meta_options, budget, Limits::default(), inline)?;
+            custom = compile(document, &meta_options, budget, Limits::default(), inline, None)?;
             (&custom, uri.to_string())
         }
     };
@@ -159,11 +164,13 @@ pub(crate) fn compile(
     budget: &Budget,
     limits: Limits,
     inline: bool,
+    deferred: Option<&Cell<u64>>,
 ) -> Result<Validator, CompileError> {
     let mut c = Compiler {
         registry: Registry::new(limits),
         budget,
         inline,
+        deferred,
         formats: options.formats,
         nodes: Vec::new(),
         memo: HashMap::new(),

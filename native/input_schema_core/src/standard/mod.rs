@@ -132,7 +132,7 @@ impl Validator {
     ) -> Result<Validator, CompileError> {
         crate::stack::deep(|| {
             compiler::check_metaschema(schema, options, budget, false)?;
-            compiler::compile(schema, options, budget, Limits::default(), false)
+            compiler::compile(schema, options, budget, Limits::default(), false, None)
         })
     }
 
@@ -140,14 +140,29 @@ impl Validator {
     /// with `CompileError::CompileBudget` where the work would not be
     /// bounded by the budget: building a metaschema this process has not
     /// built yet, or a pattern not built before. The dirty retry does both.
+    ///
+    /// A pattern found built costs this compile its look-up (a unit and a
+    /// unit per 16 bytes of source), not its build. The verdict stays the
+    /// one the dirty compile, which charges every build, would give: when
+    /// what this call spent and the builds it was spared pass
+    /// [`COMPILE_BUDGET`], it stops with `CompileBudget` and the dirty
+    /// compile decides.
     pub fn compile_inline(
         schema: &Json,
         options: &Options,
         budget: &Budget,
     ) -> Result<Validator, CompileError> {
         crate::stack::deep(|| {
+            let before = budget.left() as u64;
             compiler::check_metaschema(schema, options, budget, true)?;
-            compiler::compile(schema, options, budget, Limits::default(), true)
+            let deferred = std::cell::Cell::new(0);
+            let validator =
+                compiler::compile(schema, options, budget, Limits::default(), true, Some(&deferred))?;
+            let spent = before.saturating_sub(budget.left() as u64);
+            if spent.saturating_add(deferred.get()) > COMPILE_BUDGET {
+                return Err(CompileError::CompileBudget);
+            }
+            Ok(validator)
         })
     }
 
@@ -165,7 +180,7 @@ impl Validator {
         options: &Options,
         budget: &Budget,
     ) -> Result<Validator, CompileError> {
-        compiler::compile(schema, options, budget, Limits::default(), false)
+        compiler::compile(schema, options, budget, Limits::default(), false, None)
     }
 
     /// Whether `instance` is valid, within the validation work limit.

@@ -39,9 +39,17 @@ pub(crate) fn pattern(
         // Building an automaton is not bounded by the inline budget (it is
         // charged after): on a normal scheduler only a built one is used.
         let pattern = Pattern::find_standard_shared(source.as_bytes()).ok_or(CompileError::CompileBudget)?;
-        c.budget
-            .charge(pattern.build_units())
-            .map_err(|_| CompileError::CompileBudget)?;
+        let units = match c.deferred {
+            // Found built, it costs the look-up (hashing and comparing its
+            // source); its build counts toward the compile budget
+            // (`Validator::compile_inline`).
+            Some(deferred) => {
+                deferred.set(deferred.get().saturating_add(pattern.build_units()));
+                1 + source.len() as u64 / 16
+            }
+            None => pattern.build_units(),
+        };
+        c.budget.charge(units).map_err(|_| CompileError::CompileBudget)?;
         return Ok(pattern);
     }
     let pattern = Pattern::compile_standard_shared(source.as_bytes()).map_err(|e| match e {
