@@ -692,11 +692,12 @@ fn dependent_required_and_dependent_schemas_rules_are_charged() {
     }
 }
 
-/// 999 lists that differ from `long` only in their last item, then `long`.
-fn near_misses(long: &[Value]) -> Vec<Value> {
+/// `count - 1` lists that differ from `long` only in their last item, then
+/// `long`.
+fn near_misses(long: &[Value], count: usize) -> Vec<Value> {
     let mut near = long.to_vec();
     near[long.len() - 1] = json!(-1);
-    let mut choices = vec![Value::Array(near); 999];
+    let mut choices = vec![Value::Array(near); count - 1];
     choices.push(Value::Array(long.to_vec()));
     choices
 }
@@ -704,17 +705,36 @@ fn near_misses(long: &[Value]) -> Vec<Value> {
 #[test]
 fn comparisons_of_large_enum_and_const_values_are_charged() {
     let long: Vec<Value> = (0..1_000).map(|i| json!(i)).collect();
-    let choices = near_misses(&long);
+    let choices = near_misses(&long, 500);
     let branches: Vec<Value> = choices.iter().map(|c| json!({"const": c})).collect();
     for schema in [
         json!({"items": {"enum": choices}}),
         json!({"items": {"anyOf": branches}}),
     ] {
         let v = compiled(&schema);
-        // Each item is compared with 1,000 lists, nearly all of each.
+        // Each item is compared with 500 lists, nearly all of each.
         let few = Value::Array(vec![Value::Array(long.clone()); 3]);
         assert_eq!(outcome(&v, &few), Ok(vec![]));
         let many = Value::Array(vec![Value::Array(long.clone()); 1_000]);
         assert_eq!(outcome(&v, &many), Err(Limit::Work));
     }
+}
+
+/// Copying `const` and `enum` values is compile work in proportion to their
+/// size (two units a value): a million values pass the compile budget,
+/// whichever keyword holds them.
+#[test]
+fn large_enum_and_const_values_are_charged_when_compiled() {
+    let long: Vec<Value> = (0..1_000).map(|i| json!(i)).collect();
+    let choices = near_misses(&long, 1_000);
+    let branches: Vec<Value> = choices.iter().map(|c| json!({"const": c})).collect();
+    for schema in [
+        json!({"enum": choices}),
+        json!({"anyOf": branches}),
+        json!({"const": choices}),
+    ] {
+        assert!(matches!(compile(&schema), Err(CompileError::CompileBudget)));
+    }
+    // Half as many fit.
+    assert!(compile(&json!({"const": near_misses(&long, 500)})).is_ok());
 }
