@@ -65,6 +65,12 @@ const MAX_TERM_DEPTH: usize = 2 * MAX_SCHEMA_DEPTH + 130;
 /// scheduler: the reading's own budget, apart from the compile's.
 const MAX_SCHEMA_TERMS: u64 = 4_000_000;
 
+/// Units a term read costs: reading it into a `serde_json` value and
+/// dropping that copy take about 1,000 instructions for a small map's
+/// entry (an allocation or two), some 250-300 ns, so that a schema made of
+/// many small terms holds the calling scheduler as long as its units say.
+const TERM_UNITS: u64 = 4;
+
 /// A step of the path the reader is at, kept as terms so that a pointer is
 /// rendered only for an error.
 #[derive(Clone, Copy)]
@@ -80,7 +86,8 @@ enum Stop {
 
 /// Reads schema terms as JSON: maps with binary or atom keys, lists,
 /// binaries (UTF-8), numbers, `true`, `false`, `nil`. Every term read is
-/// charged to the budget. A value nested past [`MAX_TERM_DEPTH`] is read as
+/// charged to the budget ([`TERM_UNITS`], and a unit per 64 bytes of
+/// text). A value nested past [`MAX_TERM_DEPTH`] is read as
 /// `null` and the first such place is kept: the caller refuses the schema
 /// as too deep, never compiles it.
 struct Reader<'a, 'b> {
@@ -114,7 +121,7 @@ impl<'a> Reader<'a, '_> {
 
     fn read(&mut self, term: Term<'a>) -> Result<Json, Stop> {
         input_schema_core::stack::deep(|| {
-            self.budget.charge(1).map_err(|_| Stop::Budget)?;
+            self.budget.charge(TERM_UNITS).map_err(|_| Stop::Budget)?;
             if self.path.len() >= MAX_TERM_DEPTH {
                 if self.cut_at.is_none() {
                     self.cut_at = Some(self.pointer());
@@ -398,7 +405,7 @@ fn json_schema_compile_dirty<'a>(
     formats: Atom,
 ) -> Term<'a> {
     guarded(env, || {
-        let read_budget = Budget::new(MAX_SCHEMA_TERMS);
+        let read_budget = Budget::new(MAX_SCHEMA_TERMS * TERM_UNITS);
         let compile_budget = Budget::new(COMPILE_BUDGET);
         compile(
             env,
