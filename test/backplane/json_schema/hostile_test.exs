@@ -485,6 +485,31 @@ defmodule Backplane.JSONSchema.HostileTest do
     end
   end
 
+  describe "values copied at compile" do
+    # Reading 401 terms and copying 401 values is charged past the inline
+    # budget (each term read four units, each value copied two), so the
+    # compile leaves the calling scheduler; five objects stay on it. Under
+    # a keyword no dialect defines, the terms are only read: that alone
+    # leaves it too.
+    test "a const or enum of 200 small objects is compiled on a dirty scheduler" do
+      objects = Enum.map(1..200, &%{"k" => &1})
+
+      for {schema, valid, invalid} <- [
+            {%{"const" => objects}, objects, tl(objects)},
+            {%{"enum" => objects}, %{"k" => 7}, %{"k" => 0}},
+            {%{"x-data" => objects, "type" => "object"}, %{}, []}
+          ] do
+        assert Native.json_schema_compile(schema, :draft2020_12, %{}, :annotate) == :dirty
+        assert {:ok, compiled} = decide(fn -> JSONSchema.compile(schema) end)
+        assert JSONSchema.valid?(compiled, valid)
+        refute JSONSchema.valid?(compiled, invalid)
+      end
+
+      few = %{"const" => Enum.take(objects, 5)}
+      assert {:ok, _} = Native.json_schema_compile(few, :draft2020_12, %{}, :annotate)
+    end
+  end
+
   describe "schema nesting" do
     @wraps [
       {"/properties/a", &__MODULE__.properties/1},
