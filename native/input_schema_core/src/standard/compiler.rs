@@ -186,6 +186,8 @@ pub(crate) fn compile(
     let doc = c
         .registry
         .add_document(schema, DEFAULT_BASE, options.dialect, budget)?;
+    // About a node per schema the scan found: the memo grows once.
+    c.memo.reserve(c.registry.schema_count());
     let root_place = Place {
         doc,
         pointer: String::new(),

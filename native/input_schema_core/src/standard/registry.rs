@@ -281,6 +281,11 @@ impl<'s> Registry<'s> {
         at_pointer(self.document(place.doc)?, &place.pointer)
     }
 
+    /// How many schemas the scans found (every document's).
+    pub fn schema_count(&self) -> usize {
+        self.scopes.len()
+    }
+
     pub fn scope(&self, place: &Place) -> Option<&Scope> {
         self.scopes.get(place)
     }
