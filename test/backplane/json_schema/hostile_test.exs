@@ -487,7 +487,7 @@ defmodule Backplane.JSONSchema.HostileTest do
 
   describe "values copied at compile" do
     # Reading 401 terms and copying 401 values is charged past the inline
-    # budget (each term read four units, each value copied two), so the
+    # budget (each term read four units, each value copied three), so the
     # compile leaves the calling scheduler; five objects stay on it. Under
     # a keyword no dialect defines, the terms are only read: that alone
     # leaves it too.
