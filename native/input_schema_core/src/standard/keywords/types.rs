@@ -68,21 +68,34 @@ const DATUM_VALUE_UNITS: u64 = 3;
 /// string and name, so that a large `const` or `enum` is work in
 /// proportion to its size.
 pub(crate) fn datum(c: &Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Result<Datum, CompileError> {
+    // Each value is charged before it is queued, so that a long list stops
+    // at the budget, not after queueing all of its items.
+    let charge = |value: &Json, name: &str| {
+        let text = match value {
+            Json::String(text) => text.len(),
+            _ => 0,
+        };
+        let units = DATUM_VALUE_UNITS + (text / 16 + name.len() / 16) as u64;
+        c.budget.charge(units).map_err(|_| CompileError::CompileBudget)
+    };
+    charge(value, "")?;
     let mut pending = vec![value];
     while let Some(value) = pending.pop() {
-        let mut units = DATUM_VALUE_UNITS;
         match value {
-            Json::String(text) => units += text.len() as u64 / 16,
-            Json::Array(items) => pending.extend(items.iter()),
+            Json::Array(items) => {
+                for item in items {
+                    charge(item, "")?;
+                    pending.push(item);
+                }
+            }
             Json::Object(map) => {
                 for (name, item) in map {
-                    units += name.len() as u64 / 16;
+                    charge(item, name)?;
                     pending.push(item);
                 }
             }
             _ => {}
         }
-        c.budget.charge(units).map_err(|_| CompileError::CompileBudget)?;
     }
     Datum::from_json_value(JsonRef::from(value), MAX_DATUM_DEPTH).map_err(|_| at.invalid(key, "a JSON value"))
 }
