@@ -381,3 +381,21 @@ pub fn equals<'a, V: Value<'a>>(value: V, datum: &Datum) -> bool {
         }
     }
 }
+
+/// Appends `/token` to a JSON Pointer (RFC 6901), `~` written `~0` and `/`
+/// written `~1`; a token with neither is copied whole. Both entry points
+/// render schema and instance locations with it.
+pub(crate) fn push_pointer_token(out: &mut String, token: &str) {
+    out.push('/');
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}

@@ -19,7 +19,7 @@ use crate::format::Format;
 use crate::pattern::{Pattern, PatternError};
 use crate::standard::dialect::Dialect;
 pub use crate::standard::FormatMode;
-use crate::value::{equals, Datum, DatumError, Number, Shape, Value};
+use crate::value::{equals, push_pointer_token as push_token, Datum, DatumError, Number, Shape, Value};
 
 pub use keyword::{Keyword, TypeSet, KEYWORD_COUNT};
 pub use object::{Additional, Dependent, Name, NameKey, ObjectRules, OnePass, Property, Required};
@@ -368,18 +368,6 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
             self.add(Box::new(Node::boolean(value)))?;
         }
         Ok(())
-    }
-}
-
-/// Appends `/token` to a JSON Pointer, `~` written `~0` and `/` written `~1`.
-fn push_token(out: &mut String, token: &str) {
-    out.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
     }
 }
 

@@ -18,6 +18,7 @@ use super::uri;
 use super::vocabulary::Vocabularies;
 use super::{CompileError, Limits};
 use crate::budget::Budget;
+use crate::value::push_pointer_token;
 
 /// Where a schema sits: a document and a JSON Pointer into it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -223,18 +224,7 @@ pub(crate) fn pointer_join(base: &str, tokens: &[&str]) -> String {
     let mut pointer = String::with_capacity(base.len() + extra);
     pointer.push_str(base);
     for token in tokens {
-        pointer.push('/');
-        if token.bytes().any(|b| b == b'~' || b == b'/') {
-            for c in token.chars() {
-                match c {
-                    '~' => pointer.push_str("~0"),
-                    '/' => pointer.push_str("~1"),
-                    c => pointer.push(c),
-                }
-            }
-        } else {
-            pointer.push_str(token);
-        }
+        push_pointer_token(&mut pointer, token);
     }
     pointer
 }
@@ -468,12 +458,11 @@ impl<'s> Registry<'s> {
             // a pointer may still reach what is written there.
             for (key, child) in map {
                 let key = key.as_str();
-                let child_pointer = |p: &str, k: &str| pointer_join(p, &[k]);
                 if SINGLE.contains(&key)
                     || (key == "items" && child.is_object())
                     || (key == "items" && child.is_boolean())
                 {
-                    stack.push((child, child_pointer(&pointer, key), scope.clone(), depth + 1));
+                    stack.push((child, pointer_join(&pointer, &[key]), scope.clone(), depth + 1));
                 } else if LISTS.contains(&key) || (key == "items" && child.is_array()) {
                     if let Json::Array(items) = child {
                         for (i, item) in items.iter().enumerate() {
@@ -482,12 +471,12 @@ impl<'s> Registry<'s> {
                     }
                 } else if MAPS.contains(&key) {
                     if let Json::Object(entries) = child {
-                        let prefix = child_pointer(&pointer, key);
                         for (name, item) in entries {
                             if key == "dependencies" && !(item.is_object() || item.is_boolean()) {
                                 continue;
                             }
-                            stack.push((item, child_pointer(&prefix, name), scope.clone(), depth + 1));
+                            let pointer = pointer_join(&pointer, &[key, name]);
+                            stack.push((item, pointer, scope.clone(), depth + 1));
                         }
                     }
                 }

@@ -16,7 +16,7 @@ use super::keywords::{Body, Entry, Keyword, Node, NodeId};
 use super::output::{Limit, OutputUnit};
 use super::Validator;
 use crate::budget::Budget;
-use crate::value::Value;
+use crate::value::{push_pointer_token, Value};
 
 pub(crate) type Step = Result<bool, Limit>;
 
@@ -83,28 +83,20 @@ impl<'p> Path<'p> {
         let mut out = String::with_capacity(16 * count);
         // `long` holds the outermost steps (met last), so it comes first.
         for seg in long.iter().rev().chain(steps.iter().rev()) {
-            out.push('/');
             match seg {
-                Seg::Key(key) => out.push_str(key),
+                Seg::Key(key) => {
+                    out.push('/');
+                    out.push_str(key);
+                }
                 Seg::Index(i) => {
-                    let _ = write!(out, "{i}");
+                    let _ = write!(out, "/{i}");
                 }
                 Seg::Name(bytes) => {
                     let name = match std::str::from_utf8(bytes) {
                         Ok(name) => Cow::Borrowed(name),
                         Err(_) => String::from_utf8_lossy(bytes),
                     };
-                    if !name.contains(['~', '/']) {
-                        out.push_str(&name);
-                        continue;
-                    }
-                    for c in name.chars() {
-                        match c {
-                            '~' => out.push_str("~0"),
-                            '/' => out.push_str("~1"),
-                            c => out.push(c),
-                        }
-                    }
+                    push_pointer_token(&mut out, &name);
                 }
             }
         }
