@@ -41,7 +41,11 @@ defmodule Backplane.AgentRuntime.InputSchema.ClusterTest do
 
     def compile_and_store(name, schema) do
       {:ok, compiled} = InputSchema.compile(schema)
-      :ok = :mnesia.dirty_write({:tools, name, compiled})
+      # sync_transaction returns once every replica has committed the row;
+      # a dirty write (or a plain transaction) may reach the other nodes
+      # after the call returns.
+      {:atomic, :ok} =
+        :mnesia.sync_transaction(fn -> :mnesia.write({:tools, name, compiled}) end)
       compiled
     end
 
