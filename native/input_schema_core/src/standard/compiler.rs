@@ -195,6 +195,7 @@ pub(crate) fn compile(
     let root_scope = c.scope_at(&root_place, None);
     let root = c.node_for(root_place, root_scope);
     c.run()?;
+    super::plan::fold_all_of(&mut c.nodes, c.dynamic);
     let bytes = c.bytes + c.nodes.len() * std::mem::size_of::<Node>();
     Ok(Validator {
         nodes: c.nodes,

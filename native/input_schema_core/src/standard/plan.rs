@@ -20,7 +20,7 @@ use std::sync::Arc;
 use super::keywords::numbers::Bound;
 use super::keywords::type_bits::{OBJECT, STRING};
 use super::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
-use super::keywords::{Entry, Keyword, Node, NodeId};
+use super::keywords::{Body, Entry, Keyword, Node, NodeId};
 use super::walk::{Path, Step, Walk};
 use super::Limit;
 use crate::pattern::Pattern;
@@ -51,7 +51,7 @@ pub(crate) struct Plan {
 /// `additionalProperties` as one table.
 #[derive(Debug)]
 struct ObjectPlan {
-    /// Every name `properties` or `required` lists, sorted by bytes.
+    /// Every name `properties` or `required` lists, in `name_order`.
     names: Box<[Name]>,
     /// `patternProperties`: each pattern and its schema.
     patterns: Box<[(Arc<Pattern>, NodeId)]>,
@@ -68,6 +68,9 @@ struct Name {
     property: Option<NodeId>,
     /// Its bit in `ObjectPlan::required` (0 when not required).
     bit: u64,
+    /// The schemas of the same name in the `properties` of the `allOf`
+    /// branches folded into the plan (`fold_all_of`).
+    also: Box<[NodeId]>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -77,13 +80,20 @@ enum Additional {
     Schema(NodeId),
 }
 
+/// The order of a plan's names: by length, then by bytes. A look-up then
+/// compares bytes only with names of the key's own length (keywords and
+/// property names vary in length), rather than at every step.
+fn name_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
 impl ObjectPlan {
     fn find(&self, key: &[u8]) -> Option<&Name> {
         if self.names.len() <= 8 {
             self.names.iter().find(|n| n.name.as_bytes() == key)
         } else {
             self.names
-                .binary_search_by(|n| n.name.as_bytes().cmp(key))
+                .binary_search_by(|n| name_order(n.name.as_bytes(), key))
                 .ok()
                 .and_then(|at| self.names.get(at))
         }
@@ -193,6 +203,217 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
     }))
 }
 
+/// The most names an `allOf` fold adds to one plan: the metaschemas'
+/// vocabularies have some 60 between them; the bound keeps the copying
+/// linear in the schema's size, whatever its references.
+const MAX_FOLDED_NAMES: usize = 256;
+
+/// The most `$ref`-only nodes followed from an `allOf` branch to the
+/// schema it folds.
+const MAX_REF_HOPS: usize = 4;
+
+/// What folding a node's `allOf` adds to its plan.
+struct Fold {
+    /// The `allOf` entry's index.
+    entry: usize,
+    types: Option<u8>,
+    /// Each branch's `properties`, name by name.
+    names: Vec<(Box<str>, NodeId)>,
+}
+
+/// Folds into each node's plan the `allOf` whose every branch is (itself,
+/// or through `$ref`-only nodes) a schema of `type` and `properties` alone,
+/// as the 2019-09 and 2020-12 metaschemas' vocabularies are: one pass over
+/// an object's entries then checks each entry against every branch's
+/// property schema, instead of one pass per branch. The verdict is the
+/// same conjunction. Under a dynamic scope, a branch is folded only where
+/// skipping its node leaves the scope of every property schema as it was
+/// (`folding`).
+pub(crate) fn fold_all_of(nodes: &mut [Node], dynamic: bool) {
+    for at in 0..nodes.len() {
+        let Some(fold) = folding(nodes, at, dynamic) else {
+            continue;
+        };
+        if let Some(node) = nodes.get_mut(at) {
+            apply(node, fold);
+        }
+    }
+}
+
+/// The fold of node `at`'s `allOf`, when every branch folds.
+fn folding(nodes: &[Node], at: usize, dynamic: bool) -> Option<Fold> {
+    let node = nodes.get(at)?;
+    let Body::Keywords(entries, own) = &node.body else {
+        return None;
+    };
+    let (entry, branches) = entries.iter().enumerate().find_map(|(i, e)| match &e.keyword {
+        Keyword::AllOf(branches) => Some((i, branches)),
+        _ => None,
+    })?;
+    let mut fold = Fold {
+        entry,
+        types: None,
+        names: Vec::new(),
+    };
+    // Type bits meet only under one reading of integers.
+    let own_types = own.as_ref().and_then(|plan| plan.types);
+    for &branch in branches.iter() {
+        let target = through_refs(nodes, branch, node.resource, dynamic)?;
+        if target == at {
+            return None;
+        }
+        let branch = nodes.get(target)?;
+        let Body::Keywords(_, Some(plan)) = &branch.body else {
+            return None;
+        };
+        let only_types_and_properties = plan.rest.is_empty()
+            && plan.min_length.is_none()
+            && plan.max_length.is_none()
+            && plan.bounds.is_empty()
+            && plan.items.is_none();
+        if !only_types_and_properties {
+            return None;
+        }
+        if let Some(bits) = plan.types {
+            fold.types = Some(match fold.types {
+                None => bits,
+                Some(known) if known & FLOATS_ARE_NEVER_INTEGERS == bits & FLOATS_ARE_NEVER_INTEGERS => {
+                    known & bits
+                }
+                Some(_) => return None,
+            });
+        }
+        let Some(object) = &plan.object else {
+            continue;
+        };
+        if object.required != 0
+            || !object.patterns.is_empty()
+            || !matches!(object.additional, Additional::Any)
+        {
+            return None;
+        }
+        for name in object.names.iter() {
+            for &schema in name.property.iter().chain(name.also.iter()) {
+                // Evaluated from the branch, a property schema outside the
+                // branch's resource would have the branch's resource in its
+                // scope; evaluated from here, it would not.
+                let resource = nodes.get(schema as usize)?.resource;
+                if dynamic && branch.resource != node.resource && resource != branch.resource {
+                    return None;
+                }
+                if fold.names.len() >= MAX_FOLDED_NAMES {
+                    return None;
+                }
+                fold.names.push((name.name.clone(), schema));
+            }
+        }
+    }
+    match (own_types, fold.types) {
+        (Some(own), Some(bits)) if own & FLOATS_ARE_NEVER_INTEGERS != bits & FLOATS_ARE_NEVER_INTEGERS => {
+            None
+        }
+        _ => Some(fold),
+    }
+}
+
+/// The node `id` leads to through nodes that hold only a `$ref` (each in
+/// `resource` when the scope is dynamic, so that skipping them changes no
+/// scope).
+fn through_refs(nodes: &[Node], mut id: NodeId, resource: u32, dynamic: bool) -> Option<usize> {
+    for _ in 0..MAX_REF_HOPS {
+        let node = nodes.get(id as usize)?;
+        match &node.body {
+            Body::Keywords(entries, None) => match &**entries {
+                [Entry {
+                    keyword: Keyword::Ref(target),
+                    ..
+                }] if !dynamic || node.resource == resource => id = *target,
+                _ => return None,
+            },
+            Body::Keywords(_, Some(_)) => return Some(id as usize),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Adds `fold` to `node`'s plan and takes its `allOf` out of the entries
+/// the plan leaves to the walk.
+fn apply(node: &mut Node, fold: Fold) {
+    let Body::Keywords(entries, plan) = &mut node.body else {
+        return;
+    };
+    let plan = plan.get_or_insert_with(|| {
+        Box::new(Plan {
+            types: None,
+            min_length: None,
+            max_length: None,
+            bounds: Box::default(),
+            object: None,
+            items: None,
+            rest: (0..entries.len()).filter_map(|i| u16::try_from(i).ok()).collect(),
+        })
+    });
+    plan.rest = plan
+        .rest
+        .iter()
+        .copied()
+        .filter(|&i| usize::from(i) != fold.entry)
+        .collect();
+    if let Some(bits) = fold.types {
+        plan.types = Some(match plan.types {
+            None => bits,
+            Some(known) => known & bits,
+        });
+    }
+    if fold.names.is_empty() {
+        return;
+    }
+    let object = plan.object.get_or_insert_with(|| ObjectPlan {
+        names: Box::default(),
+        patterns: Box::default(),
+        required: 0,
+        additional: Additional::Any,
+    });
+    let mut added = fold.names;
+    added.sort_by(|a, b| name_order(a.0.as_bytes(), b.0.as_bytes()));
+    // Both lists in `name_order`: merged in one pass, each name's schemas
+    // from the branches kept with it.
+    let mut names = Vec::with_capacity(object.names.len() + added.len());
+    let mut own = std::mem::take(&mut object.names)
+        .into_vec()
+        .into_iter()
+        .peekable();
+    let mut added = added.into_iter().peekable();
+    loop {
+        let next = match (own.peek(), added.peek()) {
+            (Some(known), Some((name, _)))
+                if name_order(known.name.as_bytes(), name.as_bytes()) != std::cmp::Ordering::Greater =>
+            {
+                own.next()
+            }
+            (Some(_), None) => own.next(),
+            (_, Some((name, _))) => Some(Name {
+                name: name.clone(),
+                property: None,
+                bit: 0,
+                also: Box::default(),
+            }),
+            (None, None) => None,
+        };
+        let Some(mut name) = next else {
+            break;
+        };
+        let mut also = std::mem::take(&mut name.also).into_vec();
+        while let Some((_, schema)) = added.next_if(|(next, _)| *next == name.name) {
+            also.push(schema);
+        }
+        name.also = also.into_boxed_slice();
+        names.push(name);
+    }
+    object.names = names.into_boxed_slice();
+}
+
 /// Whether `names` (what `additionalProperties` skips) are exactly the
 /// names of `properties` (none when there is no `properties`).
 fn same_names(names: &[Box<str>], properties: Option<&[(Box<str>, NodeId)]>) -> bool {
@@ -212,6 +433,7 @@ fn object_plan(
             name: name.clone(),
             property: Some(*node),
             bit: 0,
+            also: Box::default(),
         })
         .collect();
     let mut mask = 0u64;
@@ -226,10 +448,11 @@ fn object_plan(
                 name: name.clone(),
                 property: None,
                 bit,
+                also: Box::default(),
             }),
         }
     }
-    names.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    names.sort_by(|a, b| name_order(a.name.as_bytes(), b.name.as_bytes()));
     ObjectPlan {
         names: names.into_boxed_slice(),
         patterns: Box::default(),
@@ -369,6 +592,11 @@ impl<'w> Walk<'w> {
             let found = plan.find(&text);
             if let Some(name) = found {
                 seen |= name.bit;
+                for &schema in name.also.iter() {
+                    if !self.node(schema, value, kp, ip, None)? {
+                        return Ok(false);
+                    }
+                }
             }
             let property = found.and_then(|n| n.property);
             if let Some(schema) = property {

@@ -1,0 +1,273 @@
+//! The fast path folds an `allOf` whose branches check only `type` and
+//! `properties` into its node's single pass over an object (as the 2019-09
+//! and 2020-12 metaschemas' vocabularies need). Each schema here is checked
+//! against its twin whose branches also hold `"minProperties": 0` (true of
+//! every object, ignored by everything else), which keeps them from being
+//! folded: both must give the same verdict and the same failures on every
+//! instance. Schemas and instances are generated from a fixed seed: names
+//! shared between branches and the parent, `additionalProperties` and
+//! `required` beside the `allOf`, branches behind `$ref` chains, in
+//! resources of their own, and recursion through `$ref` and
+//! `$dynamicRef`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use input_schema_core::budget::Budget;
+use input_schema_core::json::JsonRef;
+use input_schema_core::standard::{Options, Validator};
+use serde_json::{json, Map, Value};
+
+/// A small deterministic generator (64-bit LCG, high bits).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+const NAMES: [&str; 6] = ["a", "b", "kind", "size", "items", "tag"];
+
+fn property_schema(rng: &mut Rng, recursion: &Value) -> Value {
+    match rng.below(6) {
+        0 => json!({"type": "integer", "minimum": rng.below(3)}),
+        1 => json!({"type": "string", "maxLength": 3}),
+        2 => json!({"const": NAMES[rng.below(NAMES.len())]}),
+        3 => recursion.clone(),
+        4 => json!({"type": ["integer", "string"]}),
+        _ => json!(true),
+    }
+}
+
+fn properties(rng: &mut Rng, recursion: &Value) -> Map<String, Value> {
+    (0..rng.below(4))
+        .map(|_| {
+            (
+                NAMES[rng.below(NAMES.len())].to_string(),
+                property_schema(rng, recursion),
+            )
+        })
+        .collect()
+}
+
+/// A branch: `type` and `properties`, or either alone.
+fn branch(rng: &mut Rng, recursion: &Value) -> Map<String, Value> {
+    let mut branch = Map::new();
+    if rng.chance(60) {
+        let types = [
+            json!("object"),
+            json!(["object", "boolean"]),
+            json!(["object", "integer"]),
+        ];
+        branch.insert("type".into(), types[rng.below(types.len())].clone());
+    }
+    if rng.chance(85) {
+        branch.insert("properties".into(), Value::Object(properties(rng, recursion)));
+    }
+    branch
+}
+
+/// A generated schema and its unfolded twin.
+fn schemas(rng: &mut Rng) -> (Value, Value) {
+    let dynamic = rng.chance(30);
+    let recursion = if dynamic {
+        json!({"$dynamicRef": "#meta"})
+    } else {
+        json!({"$ref": "#"})
+    };
+    let mut defs = Map::new();
+    let mut twin_defs = Map::new();
+    let (mut all_of, mut twin_all_of) = (Vec::new(), Vec::new());
+    for i in 0..1 + rng.below(4) {
+        let body = branch(rng, &recursion);
+        let mut twin_body = body.clone();
+        twin_body.insert("minProperties".into(), json!(0));
+        match rng.below(3) {
+            // Inline.
+            0 => {
+                all_of.push(Value::Object(body));
+                twin_all_of.push(Value::Object(twin_body));
+            }
+            // Behind a `$ref` (and, half the time, a second one).
+            1 => {
+                let name = format!("d{i}");
+                let target = if rng.chance(50) {
+                    defs.insert(format!("via{i}"), json!({"$ref": format!("#/$defs/{name}")}));
+                    twin_defs.insert(format!("via{i}"), json!({"$ref": format!("#/$defs/{name}")}));
+                    format!("#/$defs/via{i}")
+                } else {
+                    format!("#/$defs/{name}")
+                };
+                defs.insert(name.clone(), Value::Object(body));
+                twin_defs.insert(name, Value::Object(twin_body));
+                all_of.push(json!({"$ref": target}));
+                twin_all_of.push(json!({"$ref": target}));
+            }
+            // A resource of its own, as the vocabularies are.
+            _ => {
+                let id = format!("https://example.com/vocab/{i}");
+                let mut own = body;
+                let mut twin_own = twin_body;
+                for resource in [&mut own, &mut twin_own] {
+                    resource.insert("$id".into(), json!(id));
+                    if dynamic {
+                        resource.insert("$dynamicAnchor".into(), json!("meta"));
+                    }
+                }
+                defs.insert(format!("r{i}"), Value::Object(own));
+                twin_defs.insert(format!("r{i}"), Value::Object(twin_own));
+                all_of.push(json!({"$ref": id}));
+                twin_all_of.push(json!({"$ref": id}));
+            }
+        }
+    }
+    let mut root = Map::new();
+    root.insert("$id".into(), json!("https://example.com/root"));
+    if dynamic {
+        root.insert("$dynamicAnchor".into(), json!("meta"));
+    }
+    if rng.chance(50) {
+        root.insert("properties".into(), Value::Object(properties(rng, &recursion)));
+    }
+    if rng.chance(30) {
+        let additional = [json!(false), json!({"type": "integer"})];
+        root.insert("additionalProperties".into(), additional[rng.below(2)].clone());
+    }
+    if rng.chance(30) {
+        root.insert("required".into(), json!([NAMES[rng.below(NAMES.len())]]));
+    }
+    if rng.chance(40) {
+        root.insert("type".into(), json!(["object", "boolean"]));
+    }
+    let mut twin = root.clone();
+    root.insert("allOf".into(), Value::Array(all_of));
+    root.insert("$defs".into(), Value::Object(defs));
+    twin.insert("allOf".into(), Value::Array(twin_all_of));
+    twin.insert("$defs".into(), Value::Object(twin_defs));
+    (Value::Object(root), Value::Object(twin))
+}
+
+fn instance(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth == 0 { 4 } else { 6 }) {
+        0 => json!(rng.below(4)),
+        1 => json!(NAMES[rng.below(NAMES.len())]),
+        2 => json!(true),
+        3 => json!("long text"),
+        _ => Value::Object(
+            (0..rng.below(5))
+                .map(|_| {
+                    (
+                        NAMES[rng.below(NAMES.len())].to_string(),
+                        instance(rng, depth - 1),
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// Units `is_valid` takes.
+fn units(v: &Validator, instance: &Value) -> u64 {
+    let budget = Budget::new(1_000_000);
+    v.is_valid_within(JsonRef::from(instance), &budget).unwrap();
+    1_000_000 - budget.left() as u64
+}
+
+#[test]
+fn a_folded_all_of_decides_as_its_unfolded_twin() {
+    let mut rng = Rng(0x5eed_a110f);
+    let (mut compared, mut valid, mut cheaper) = (0, 0, 0);
+    for _ in 0..3_000 {
+        let (schema, twin) = schemas(&mut rng);
+        let folded = Validator::compile(&schema, &Options::default()).expect("compiles");
+        let unfolded = Validator::compile(&twin, &Options::default()).expect("compiles");
+        for _ in 0..8 {
+            let instance = instance(&mut rng, 3);
+            let verdict = folded.is_valid(JsonRef::from(&instance)).unwrap();
+            assert_eq!(
+                verdict,
+                unfolded.is_valid(JsonRef::from(&instance)).unwrap(),
+                "schema {schema}\ninstance {instance}"
+            );
+            assert_eq!(
+                folded.validate(JsonRef::from(&instance)).unwrap(),
+                unfolded.validate(JsonRef::from(&instance)).unwrap(),
+                "schema {schema}\ninstance {instance}"
+            );
+            compared += 1;
+            valid += usize::from(verdict);
+            cheaper += usize::from(units(&folded, &instance) < units(&unfolded, &instance));
+        }
+    }
+    println!("{compared} instances compared, {valid} valid, {cheaper} decided in fewer units folded");
+    // Both verdicts occur often, and the fold does apply.
+    assert!(
+        valid > compared / 10 && valid < compared * 9 / 10,
+        "{valid} of {compared} valid"
+    );
+    assert!(cheaper > compared / 10, "{cheaper} of {compared} cheaper");
+}
+
+#[test]
+fn the_metaschema_check_runs_folded() {
+    // A schema of many subschemas: its 2020-12 metaschema check visits each
+    // subschema once through the vocabularies' `allOf`, folded.
+    let schema = json!({"properties": {"a": {"type": "integer"}, "b": {"items": {"minimum": 1}}}});
+    let meta = json!({"$ref": "https://json-schema.org/draft/2020-12/schema"});
+    let folded = Validator::compile(&meta, &Options::default()).unwrap();
+    assert_eq!(folded.is_valid(JsonRef::from(&schema)), Ok(true));
+    assert_eq!(
+        folded.is_valid(JsonRef::from(&json!({"minimum": "1"}))),
+        Ok(false)
+    );
+    assert_eq!(
+        folded.is_valid(JsonRef::from(&json!({"properties": {"a": {"type": "nothing"}}}))),
+        Ok(false)
+    );
+}
+
+#[test]
+fn a_branch_whose_property_is_a_resource_of_its_own_keeps_its_dynamic_scope() {
+    // Evaluated through the branch `r`, the scope at `inner` is root, r,
+    // inner: `#x` there resolves to `r` (the outermost resource declaring
+    // `x`). Folding `r` into the root would leave it out of the scope, and
+    // `#x` would resolve to `inner`; so `r` is not folded.
+    let inner = json!({
+        "$id": "https://example.com/inner",
+        "$dynamicAnchor": "x",
+        "type": "object",
+        "properties": {"q": {"$dynamicRef": "#x"}}
+    });
+    let branch = |extra: Option<Value>| {
+        let mut r = json!({
+            "$id": "https://example.com/r",
+            "$dynamicAnchor": "x",
+            "type": "object",
+            "properties": {"p": inner}
+        });
+        if let Some(extra) = extra {
+            r["minProperties"] = extra;
+        }
+        json!({
+            "$id": "https://example.com/root",
+            "allOf": [{"$ref": "https://example.com/r"}],
+            "$defs": {"r": r}
+        })
+    };
+    let folded = Validator::compile(&branch(None), &Options::default()).unwrap();
+    let unfolded = Validator::compile(&branch(Some(json!(0))), &Options::default()).unwrap();
+    // `q` against `r`: its `p` must be an object, and 5 is not.
+    let instance = json!({"p": {"q": {"p": 5}}});
+    assert_eq!(unfolded.is_valid(JsonRef::from(&instance)), Ok(false));
+    assert_eq!(folded.is_valid(JsonRef::from(&instance)), Ok(false));
+    let instance = json!({"p": {"q": {"p": {}}}});
+    assert_eq!(folded.is_valid(JsonRef::from(&instance)), Ok(true));
+}
