@@ -100,6 +100,31 @@ pub(crate) fn compile_exclusive(_c: &mut Compiler<'_>, at: &At<'_>, key: &str, v
     }
 }
 
+/// Units an exact `multipleOf` check costs beyond its keyword's: nothing
+/// for two integers of a machine word (one remainder); otherwise the
+/// decimal expansion of each number and a big-number remainder, measured at
+/// about 340 ns for numbers of a few digits and up to 1.3 µs where the
+/// exponents lie 600 apart (the scaling's digits), so 16 units and one per
+/// 12 digits of the gap between the two numbers' magnitudes.
+fn multiple_units(value: &Number, divisor: &Number) -> u64 {
+    if let (Number::Int(_), Number::Int(_)) = (value, divisor) {
+        return 0;
+    }
+    // A float's last digit lies up to 16 places below its magnitude.
+    let gap = magnitude(value).abs_diff(magnitude(divisor)) + 17;
+    16 + gap / 12
+}
+
+/// The power of ten of a number's leading digit, roughly.
+fn magnitude(n: &Number) -> i64 {
+    match n {
+        Number::Int(i) => i64::from(i.unsigned_abs().checked_ilog10().unwrap_or(0)),
+        Number::Big(b) => i64::try_from(b.bits() * 3 / 10).unwrap_or(i64::MAX / 2),
+        Number::Float(f) if f.is_finite() && *f != 0.0 => f.abs().log10().floor() as i64,
+        Number::Float(_) => 0,
+    }
+}
+
 /// An exact decimal: `digits * 10^exponent`.
 fn decimal(n: &Number) -> Option<(BigInt, i64)> {
     match n {
@@ -156,6 +181,7 @@ impl Walk<'_> {
         let Some(value) = instance.number() else {
             return Ok(true);
         };
+        self.charge(multiple_units(&value, divisor))?;
         if is_multiple(&value, divisor) {
             return Ok(true);
         }
