@@ -767,8 +767,19 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         let mut comparable = true;
         for (index, item) in value.list_items().enumerate() {
             let mut key = Vec::new();
-            match unique::write_key(item, depth_left, &mut key) {
+            // Written only as far as the budget left could pay for: past
+            // that, the charge below would refuse it anyway.
+            let mut room = unique::Room {
+                bytes: self.budget.left().saturating_mul(16).saturating_add(15),
+                per_value: 0,
+            };
+            match unique::write_key(item, depth_left, &mut key, &mut room) {
                 Ok(()) => {}
+                Err(unique::NoKey::TooLong) => {
+                    self.budget.charge(u64::MAX)?;
+                    comparable = false;
+                    break;
+                }
                 Err(unique::NoKey::TooDeep) => {
                     return Err(Self::too_deep(&path.child(Segment::Index(index))))
                 }

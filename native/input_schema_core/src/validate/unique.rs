@@ -16,31 +16,62 @@ pub(crate) enum NoKey {
     NotJson,
     /// Nested past the depth limit.
     TooDeep,
+    /// Longer than the room it was given: the caller's work budget would
+    /// refuse it (a key costs a unit per 16 bytes), so it is not written
+    /// any further.
+    TooLong,
+}
+
+/// What writing a key may take: `bytes` of room, of which each value
+/// written takes its bytes and `per_value` more (what visiting it costs,
+/// in the caller's measure).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Room {
+    pub bytes: usize,
+    pub per_value: usize,
+}
+
+/// Takes `bytes` from `room`.
+fn spend(room: &mut Room, bytes: usize) -> Result<(), NoKey> {
+    room.bytes = room.bytes.checked_sub(bytes).ok_or(NoKey::TooLong)?;
+    Ok(())
 }
 
 /// Appends the key of `value` to `out`. Every part is tagged and
-/// length-prefixed, so no key is a prefix of another.
+/// length-prefixed, so no key is a prefix of another. Writes at most `room`
+/// bytes (taken from it as they are written), so that a huge element costs
+/// no more than the budget its caller has left: past that, `TooLong`.
 pub(crate) fn write_key<'a, V: Value<'a>>(
     value: V,
     depth_left: usize,
     out: &mut Vec<u8>,
+    room: &mut Room,
 ) -> Result<(), NoKey> {
     {
+        spend(room, room.per_value)?;
+        let start = out.len();
         match value.shape() {
             Shape::Nil => out.push(b'n'),
             Shape::Bool(true) => out.push(b't'),
             Shape::Bool(false) => out.push(b'f'),
             Shape::Atom => tagged(out, b'a', value.atom_name().unwrap_or_default().as_bytes()),
             Shape::Number(n) => write_number(&n, out),
-            Shape::Binary(bytes) => tagged(out, b's', bytes),
+            Shape::Binary(bytes) => {
+                // Taken before the copy, however long the string.
+                spend(room, 9 + bytes.len())?;
+                tagged(out, b's', bytes);
+                return Ok(());
+            }
             Shape::List => {
                 let depth_left = depth_left.checked_sub(1).ok_or(NoKey::TooDeep)?;
                 let len = value.list_len().ok_or(NoKey::NotJson)?;
                 out.push(b'l');
                 out.extend_from_slice(&(len as u64).to_le_bytes());
+                spend(room, out.len() - start)?;
                 for item in value.list_items() {
-                    crate::stack::deep(|| write_key(item, depth_left, out))?;
+                    crate::stack::deep(|| write_key(item, depth_left, out, room))?;
                 }
+                return Ok(());
             }
             Shape::Map => {
                 let depth_left = depth_left.checked_sub(1).ok_or(NoKey::TooDeep)?;
@@ -48,23 +79,26 @@ pub(crate) fn write_key<'a, V: Value<'a>>(
                     return Err(NoKey::NotJson);
                 }
                 // Entries in a canonical order: by the key's own bytes.
-                let mut entries = Vec::with_capacity(value.map_len());
+                let mut entries = Vec::with_capacity(value.map_len().min(room.bytes / 10));
                 for (key, item) in value.map_entries() {
                     let mut entry = Vec::new();
                     write_map_key(key, &mut entry)?;
-                    crate::stack::deep(|| write_key(item, depth_left, &mut entry))?;
+                    spend(room, entry.len())?;
+                    crate::stack::deep(|| write_key(item, depth_left, &mut entry, room))?;
                     entries.push(entry);
                 }
                 entries.sort_unstable();
                 out.push(b'm');
                 out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+                spend(room, 9)?;
                 for entry in entries {
                     out.extend_from_slice(&entry);
                 }
+                return Ok(());
             }
             Shape::Other => return Err(NoKey::NotJson),
         }
-        Ok(())
+        spend(room, out.len() - start)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::standard::compiler::{At, Compiler};
 use crate::standard::dialect::Dialect;
 use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
 use crate::standard::Limit;
-use crate::validate::unique::{write_key, NoKey};
+use crate::validate::unique::{write_key, NoKey, Room};
 use crate::value::Value;
 
 /// Deepest item `uniqueItems` compares.
@@ -270,14 +270,24 @@ impl Walk<'_> {
         for item in instance.list_items() {
             self.charge(1)?;
             let mut key = Vec::new();
-            match write_key(item, MAX_KEY_DEPTH, &mut key) {
+            // A key costs a unit per 16 bytes of room: its bytes, and 32
+            // for each value in it (reading it, and an allocation for a
+            // number's digits). It is written only as far as the budget
+            // left could pay for.
+            let room = self.budget.left().saturating_mul(16).saturating_add(15);
+            let mut left = Room {
+                bytes: room,
+                per_value: 32,
+            };
+            match write_key(item, MAX_KEY_DEPTH, &mut key, &mut left) {
                 Ok(()) => {}
+                Err(NoKey::TooLong) => return Err(self.charge(u64::MAX).err().unwrap_or(Limit::Work)),
                 Err(NoKey::TooDeep) => return Err(Limit::Depth),
                 Err(NoKey::NotJson) => {
                     return self.fail(at, kp, ip, || "array holds a value that is not JSON".to_string())
                 }
             }
-            self.charge(key.len() as u64 / 16)?;
+            self.charge((room - left.bytes) as u64 / 16)?;
             keys.push(key);
         }
         self.charge(len as u64 * (usize::BITS - len.leading_zeros()) as u64 / 4)?;
