@@ -12,10 +12,13 @@
     clippy::indexing_slicing
 )]
 
+use std::cell::Cell;
+
 use input_schema_core::budget::Budget;
 use input_schema_core::json::JsonRef;
 use input_schema_core::pattern::Pattern;
 use input_schema_core::standard::{CompileError, Limit, Options, Validator, COMPILE_BUDGET};
+use input_schema_core::value::{AtomId, Shape, Value as Read};
 use serde_json::{json, Map, Value};
 
 fn compiled(schema: &Value) -> Validator {
@@ -71,6 +74,26 @@ fn pattern_properties_are_charged_per_key_and_pattern() {
         assert!(!fits(&v, &object, 150_000), "{schema}");
         assert!(fits(&v, &object, 400_000), "{schema}");
     }
+}
+
+/// An exact `multipleOf` check of a decimal expands both numbers and takes
+/// a big-number remainder: 16 units (about 340 ns measured), and a unit per
+/// 12 digits of the gap between the numbers' magnitudes (1e300 against
+/// 1e-300: 600 digits, about 1.3 µs measured). Two machine integers cost
+/// only the keyword's own units.
+#[test]
+fn multiple_of_is_charged_for_its_decimal_arithmetic() {
+    let items = |value: Value| Value::Array(vec![value; 100]);
+    let v = compiled(&json!({"items": {"multipleOf": 0.01}}));
+    // 100 items: each its node, its keyword and 16 + (0 + 17) / 12 = 17.
+    assert!(!fits(&v, &items(json!(3.47)), 1_700));
+    assert!(fits(&v, &items(json!(3.47)), 2_200));
+    let v = compiled(&json!({"items": {"multipleOf": 1e-300}}));
+    // 16 + (600 + 17) / 12 = 67 a check.
+    assert!(!fits(&v, &items(json!(1e300)), 6_700));
+    assert!(fits(&v, &items(json!(1e300)), 7_200));
+    let v = compiled(&json!({"items": {"multipleOf": 7}}));
+    assert!(fits(&v, &items(json!(21)), 500));
 }
 
 /// What an inline compile (`compile_inline`, on a normal scheduler) spends.
@@ -133,4 +156,124 @@ fn an_inline_compile_keeps_the_verdict_of_the_builds_it_was_spared() {
     // A tenth of them fits the compile budget, and compiles inline.
     let few = json!({"anyOf": sources[..6].iter().map(|s| json!({"pattern": s})).collect::<Vec<_>>()});
     assert!(inline_spent(&few, 1_000).is_ok());
+}
+
+/// A JSON value that counts how often the walks read a value's shape: the
+/// work they do, whatever the time.
+#[derive(Debug, Clone, Copy)]
+struct Counted<'a> {
+    inner: JsonRef<'a>,
+    reads: &'a Cell<u64>,
+}
+
+struct CountedItems<'a> {
+    inner: <JsonRef<'a> as Read<'a>>::Items,
+    reads: &'a Cell<u64>,
+}
+
+impl<'a> Iterator for CountedItems<'a> {
+    type Item = Counted<'a>;
+
+    fn next(&mut self) -> Option<Counted<'a>> {
+        let reads = self.reads;
+        self.inner.next().map(|inner| Counted { inner, reads })
+    }
+}
+
+struct CountedEntries<'a> {
+    inner: <JsonRef<'a> as Read<'a>>::Entries,
+    reads: &'a Cell<u64>,
+}
+
+impl<'a> Iterator for CountedEntries<'a> {
+    type Item = (Counted<'a>, Counted<'a>);
+
+    fn next(&mut self) -> Option<(Counted<'a>, Counted<'a>)> {
+        let reads = self.reads;
+        self.inner
+            .next()
+            .map(|(k, v)| (Counted { inner: k, reads }, Counted { inner: v, reads }))
+    }
+}
+
+impl<'a> Read<'a> for Counted<'a> {
+    type Items = CountedItems<'a>;
+    type Entries = CountedEntries<'a>;
+
+    fn shape(self) -> Shape<'a> {
+        self.reads.set(self.reads.get() + 1);
+        self.inner.shape()
+    }
+
+    fn list_len(self) -> Option<usize> {
+        self.inner.list_len()
+    }
+
+    fn list_items(self) -> CountedItems<'a> {
+        CountedItems {
+            inner: self.inner.list_items(),
+            reads: self.reads,
+        }
+    }
+
+    fn map_entries(self) -> CountedEntries<'a> {
+        CountedEntries {
+            inner: self.inner.map_entries(),
+            reads: self.reads,
+        }
+    }
+
+    fn map_len(self) -> usize {
+        self.inner.map_len()
+    }
+
+    fn is_struct(self) -> bool {
+        self.inner.is_struct()
+    }
+
+    fn atom_name(self) -> Option<String> {
+        self.inner.atom_name()
+    }
+
+    fn atom_id(self) -> Option<AtomId> {
+        self.inner.atom_id()
+    }
+}
+
+/// `uniqueItems` writes each element's key before it sorts them. A huge
+/// element is written only as far as the budget left could pay for its key
+/// (a unit per 16 bytes): with 1,000 units, a few hundred of its million
+/// values, where it used to write all of them (about 61 ms on the calling
+/// scheduler) and only then find the charge over the budget. The same in
+/// the gateway's walk, whose charge is unchanged.
+#[test]
+fn unique_items_stops_writing_a_huge_element_at_the_budget() {
+    let huge = Value::Array((0..1_000_000).map(|i| json!(i)).collect());
+    let instance = Value::Array(vec![huge, json!(1)]);
+    let reads = Cell::new(0);
+    let counted = Counted {
+        inner: JsonRef::from(&instance),
+        reads: &reads,
+    };
+
+    let v = compiled(&json!({"uniqueItems": true}));
+    assert_eq!(v.is_valid_within(counted, &Budget::new(1_000)), Err(Limit::Work));
+    assert!(reads.get() < 2_000, "{} values read", reads.get());
+
+    reads.set(0);
+    let gateway = input_schema_core::schema::compile(JsonRef::from(&json!({
+        "type": "object",
+        "properties": {"a": {"type": "array", "uniqueItems": true}}
+    })))
+    .unwrap();
+    let arguments = json!({"a": instance});
+    let counted = Counted {
+        inner: JsonRef::from(&arguments),
+        reads: &reads,
+    };
+    assert!(matches!(
+        input_schema_core::validate::validate_within(&gateway, counted, &Budget::new(1_000)),
+        input_schema_core::validate::Outcome::OverBudget
+    ));
+    assert!(reads.get() < 20_000, "{} values read", reads.get());
 }
