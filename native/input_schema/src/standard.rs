@@ -462,10 +462,21 @@ fn validate<'a>(
     }
 }
 
+/// Work units a standard validation may spend on the calling (normal)
+/// scheduler before it is handed whole to a dirty CPU scheduler. The
+/// standard walk's unit is cheaper than the gateway's
+/// ([`INLINE_BUDGET`], 50-100 ns): `bench/json_schema_walk_budget.exs`
+/// measures 3-35 µs for 1,000 units over its fifteen kinds of instance
+/// (wide objects, arrays of objects, patterns, `uniqueItems`, references,
+/// `anyOf`, `unevaluatedProperties`, decimal `multipleOf`, asserted
+/// formats, every failure recorded), so 2,000 units hold a scheduler for
+/// about as long as the gateway's 1,000 (at most 50-70 µs a call).
+const WALK_INLINE_BUDGET: u64 = 2_000;
+
 #[rustler::nif]
 fn json_schema_validate<'a>(env: Env<'a>, compiled: Term<'a>, instance: Term<'a>, mode: Atom) -> Term<'a> {
     guarded(env, || {
-        let budget = Budget::new(INLINE_BUDGET);
+        let budget = Budget::new(WALK_INLINE_BUDGET);
         validate(env, compiled, instance, mode, &budget, true).unwrap_or_else(|| atoms::dirty().encode(env))
     })
 }
