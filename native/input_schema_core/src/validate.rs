@@ -769,10 +769,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             let mut key = Vec::new();
             // Written only as far as the budget left could pay for: past
             // that, the charge below would refuse it anyway.
-            let mut room = unique::Room {
-                bytes: self.budget.left().saturating_mul(16).saturating_add(15),
-                per_value: 0,
-            };
+            let mut room = unique::Room::within(self.budget, 0);
             match unique::write_key(item, depth_left, &mut key, &mut room) {
                 Ok(()) => {}
                 Err(unique::NoKey::TooLong) => {

@@ -246,6 +246,10 @@ fn folding(nodes: &[Node], at: usize, dynamic: bool) -> Option<Fold> {
     let Body::Keywords(entries, own) = &node.body else {
         return None;
     };
+    // A plan names its entries by `u16` index (as `plan` requires).
+    if entries.len() > usize::from(u16::MAX) {
+        return None;
+    }
     let (entry, branches) = entries.iter().enumerate().find_map(|(i, e)| match &e.keyword {
         Keyword::AllOf(branches) => Some((i, branches)),
         _ => None,
@@ -351,6 +355,7 @@ fn apply(node: &mut Node, fold: Fold) {
             bounds: Box::default(),
             object: None,
             items: None,
+            // `folding` took only nodes whose entries a `u16` indexes.
             rest: (0..entries.len()).filter_map(|i| u16::try_from(i).ok()).collect(),
         })
     });

@@ -6,6 +6,7 @@
 use num_bigint::BigInt;
 use num_traits::FromPrimitive;
 
+use crate::budget::Budget;
 use crate::value::{Number, Shape, Value};
 
 /// Why an element has no key: the walk cannot decide, and refuses.
@@ -29,6 +30,17 @@ pub(crate) enum NoKey {
 pub(crate) struct Room {
     pub bytes: usize,
     pub per_value: usize,
+}
+
+impl Room {
+    /// The room `budget` could pay for at a unit per 16 bytes: a key longer
+    /// than this would be refused by the charge that follows it.
+    pub fn within(budget: &Budget, per_value: usize) -> Room {
+        Room {
+            bytes: budget.left().saturating_mul(16).saturating_add(15),
+            per_value,
+        }
+    }
 }
 
 /// Takes `bytes` from `room`.

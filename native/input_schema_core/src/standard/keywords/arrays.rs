@@ -274,11 +274,8 @@ impl Walk<'_> {
             // for each value in it (reading it, and an allocation for a
             // number's digits). It is written only as far as the budget
             // left could pay for.
-            let room = self.budget.left().saturating_mul(16).saturating_add(15);
-            let mut left = Room {
-                bytes: room,
-                per_value: 32,
-            };
+            let mut left = Room::within(self.budget, 32);
+            let room = left.bytes;
             match write_key(item, MAX_KEY_DEPTH, &mut key, &mut left) {
                 Ok(()) => {}
                 Err(NoKey::TooLong) => return Err(self.charge(u64::MAX).err().unwrap_or(Limit::Work)),
