@@ -4,6 +4,7 @@
 //! The keyword table (`keywords::table`) decides what each key means.
 
 use std::cell::Cell;
+use std::collections::hash_map::Entry as Memo;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -30,12 +31,20 @@ const KEYWORD_UNITS: u64 = 10;
 const REF_UNITS: u64 = 60;
 
 /// The schema a keyword is compiled in.
-pub(crate) struct At<'c> {
+pub(crate) struct At<'c, 's> {
     pub place: &'c Place,
     pub scope: &'c Scope,
+    /// The schema itself, as the document holds it.
+    pub value: &'s Json,
 }
 
-impl At<'_> {
+impl<'s> At<'_, 's> {
+    /// The value of `key` in this schema (a sibling of the keyword being
+    /// compiled).
+    pub fn sibling(&self, key: &str) -> Option<&'s Json> {
+        self.value.get(key)
+    }
+
     /// JSON Pointer to `key` in this schema.
     pub fn pointer(&self, key: &str) -> String {
         pointer_join(&self.place.pointer, &[key])
@@ -63,7 +72,11 @@ pub(crate) struct Compiler<'s> {
     pub formats: FormatMode,
     nodes: Vec<Node>,
     memo: HashMap<Place, NodeId>,
-    queue: VecDeque<(NodeId, Place, Scope)>,
+    /// Nodes to compile: each with its place, its scope and, where the
+    /// compiler already holds it, its value (read from the document
+    /// otherwise), so that a subschema is not looked up from the
+    /// document's root again.
+    queue: VecDeque<(NodeId, Place, Scope, Option<&'s Json>)>,
     resources: Vec<Resource>,
     resource_ids: HashMap<String, u32>,
     pub annotates: bool,
@@ -192,8 +205,8 @@ pub(crate) fn compile(
         doc,
         pointer: String::new(),
     };
-    let root_scope = c.scope_at(&root_place, None);
-    let root = c.node_for(root_place, root_scope);
+    let root_scope = c.scope_at(&root_place, None, Some(schema));
+    let root = c.node_for(root_place, root_scope, Some(schema));
     c.run()?;
     super::plan::fold_all_of(&mut c.nodes, c.dynamic);
     let bytes = c.bytes + c.nodes.len() * std::mem::size_of::<Node>();
@@ -210,26 +223,29 @@ pub(crate) fn compile(
 
 impl<'s> Compiler<'s> {
     /// The node compiled at `place`, queued for compilation when new.
-    pub fn node_for(&mut self, place: Place, scope: Scope) -> NodeId {
-        if let Some(&id) = self.memo.get(&place) {
-            return id;
-        }
+    pub fn node_for(&mut self, place: Place, scope: Scope, value: Option<&'s Json>) -> NodeId {
         let id = self.nodes.len() as NodeId;
-        self.nodes.push(Node {
-            body: Body::Accept,
-            resource: 0,
-            location: Box::from(""),
-            recursive_anchor: false,
-        });
-        self.memo.insert(place.clone(), id);
-        self.queue.push_back((id, place, scope));
-        id
+        match self.memo.entry(place) {
+            Memo::Occupied(known) => *known.get(),
+            Memo::Vacant(new) => {
+                let place = new.key().clone();
+                new.insert(id);
+                self.nodes.push(Node {
+                    body: Body::Accept,
+                    resource: 0,
+                    location: Box::from(""),
+                    recursive_anchor: false,
+                });
+                self.queue.push_back((id, place, scope, value));
+                id
+            }
+        }
     }
 
     /// The scope of the schema at `place`: as scanned, or (for a place the
     /// scan did not reach, such as one inside an unknown keyword) derived
     /// from its nearest scanned ancestor.
-    fn scope_at(&self, place: &Place, parent: Option<&Scope>) -> Scope {
+    fn scope_at(&self, place: &Place, parent: Option<&Scope>, value: Option<&'s Json>) -> Scope {
         if let Some(scope) = self.registry.scope(place) {
             return scope.clone();
         }
@@ -254,7 +270,7 @@ impl<'s> Compiler<'s> {
             dialect: Dialect::Draft2020_12,
             vocabularies: super::Vocabularies::all(Dialect::Draft2020_12),
         });
-        if let Some(Json::Object(map)) = self.registry.value(place) {
+        if let Some(Json::Object(map)) = value.or_else(|| self.registry.value(place)) {
             let ref_overrides = scope.dialect.ref_overrides_siblings() && map.contains_key("$ref");
             if let (false, Some(id)) = (
                 ref_overrides,
@@ -271,41 +287,48 @@ impl<'s> Compiler<'s> {
     }
 
     /// The subschema under `key` of the schema `at`.
-    pub fn child(&mut self, at: &At<'_>, key: &str, _value: &Json) -> Result<NodeId, CompileError> {
+    pub fn child(&mut self, at: &At<'_, 's>, key: &str) -> Result<NodeId, CompileError> {
         let place = Place {
             doc: at.place.doc,
             pointer: at.pointer(key),
         };
-        self.subschema(place, at.scope)
+        self.subschema(place, at.scope, at.value.get(key))
     }
 
     /// The `index`th subschema of the list under `key`.
-    pub fn child_at(&mut self, at: &At<'_>, key: &str, index: usize) -> Result<NodeId, CompileError> {
+    pub fn child_at(&mut self, at: &At<'_, 's>, key: &str, index: usize) -> Result<NodeId, CompileError> {
         let place = Place {
             doc: at.place.doc,
             pointer: pointer_item(&at.place.pointer, key, index),
         };
-        self.subschema(place, at.scope)
+        let value = at.value.get(key).and_then(|list| list.get(index));
+        self.subschema(place, at.scope, value)
     }
 
     /// The subschema named `name` in the map under `key`.
-    pub fn child_named(&mut self, at: &At<'_>, key: &str, name: &str) -> Result<NodeId, CompileError> {
+    pub fn child_named(&mut self, at: &At<'_, 's>, key: &str, name: &str) -> Result<NodeId, CompileError> {
         let place = Place {
             doc: at.place.doc,
             pointer: pointer_join(&at.place.pointer, &[key, name]),
         };
-        self.subschema(place, at.scope)
+        let value = at.value.get(key).and_then(|map| map.get(name));
+        self.subschema(place, at.scope, value)
     }
 
-    fn subschema(&mut self, place: Place, parent: &Scope) -> Result<NodeId, CompileError> {
-        let scope = self.scope_at(&place, Some(parent));
-        Ok(self.node_for(place, scope))
+    fn subschema(
+        &mut self,
+        place: Place,
+        parent: &Scope,
+        value: Option<&'s Json>,
+    ) -> Result<NodeId, CompileError> {
+        let scope = self.scope_at(&place, Some(parent), value);
+        Ok(self.node_for(place, scope, value))
     }
 
     /// The node a reference names, resolved against the schema's base URI.
     pub fn reference(
         &mut self,
-        at: &At<'_>,
+        at: &At<'_, '_>,
         key: &str,
         reference: &str,
     ) -> Result<(NodeId, Place), CompileError> {
@@ -320,11 +343,11 @@ impl<'s> Compiler<'s> {
         let Some(place) = self.registry.lookup(&target, at.scope.dialect, self.budget)? else {
             return Err(unresolved());
         };
-        if self.registry.value(&place).is_none() {
+        let Some(value) = self.registry.value(&place) else {
             return Err(unresolved());
-        }
-        let scope = self.scope_at(&place, None);
-        Ok((self.node_for(place.clone(), scope), place))
+        };
+        let scope = self.scope_at(&place, None, Some(value));
+        Ok((self.node_for(place.clone(), scope, Some(value)), place))
     }
 
     /// The resource a scope belongs to, registered on first sight with its
@@ -343,13 +366,13 @@ impl<'s> Compiler<'s> {
             doc,
             pointer: scope.resource_pointer.to_string(),
         });
-        let root_scope = self.scope_at(&root_place, None);
-        let root = self.node_for(root_place, root_scope);
+        let root_scope = self.scope_at(&root_place, None, None);
+        let root = self.node_for(root_place, root_scope, None);
         let anchors: Vec<(String, Place)> = self.registry.dynamic_anchors(&scope.base).to_vec();
         let mut dynamic_anchors = Vec::with_capacity(anchors.len());
         for (name, place) in anchors {
-            let anchor_scope = self.scope_at(&place, None);
-            dynamic_anchors.push((Box::from(name.as_str()), self.node_for(place, anchor_scope)));
+            let anchor_scope = self.scope_at(&place, None, None);
+            dynamic_anchors.push((Box::from(name.as_str()), self.node_for(place, anchor_scope, None)));
         }
         if let Some(resource) = self.resources.get_mut(id as usize) {
             resource.root = Some(root);
@@ -359,7 +382,7 @@ impl<'s> Compiler<'s> {
     }
 
     fn run(&mut self) -> Result<(), CompileError> {
-        while let Some((id, place, scope)) = self.queue.pop_front() {
+        while let Some((id, place, scope, value)) = self.queue.pop_front() {
             self.budget
                 .charge(SUBSCHEMA_UNITS)
                 .map_err(|_| CompileError::CompileBudget)?;
@@ -369,7 +392,7 @@ impl<'s> Compiler<'s> {
                     pointer: place.pointer,
                 });
             }
-            let node = self.compile_node(&place, &scope)?;
+            let node = self.compile_node(&place, &scope, value)?;
             if let Some(slot) = self.nodes.get_mut(id as usize) {
                 *slot = node;
             }
@@ -377,7 +400,12 @@ impl<'s> Compiler<'s> {
         Ok(())
     }
 
-    fn compile_node(&mut self, place: &Place, scope: &Scope) -> Result<Node, CompileError> {
+    fn compile_node(
+        &mut self,
+        place: &Place,
+        scope: &Scope,
+        value: Option<&'s Json>,
+    ) -> Result<Node, CompileError> {
         let resource = self.resource_of(place.doc, scope);
         let within = place.pointer.get(scope.resource_pointer.len()..).unwrap_or("");
         let base = if &*scope.base == DEFAULT_BASE {
@@ -391,8 +419,8 @@ impl<'s> Compiler<'s> {
         location.push_str(within);
         let location = location.into_boxed_str();
         self.bytes += location.len();
-        let value = self.registry.value(place);
-        let map = match value {
+        let value = value.or_else(|| self.registry.value(place));
+        let (map_value, map) = match value {
             Some(Json::Bool(true)) => {
                 return Ok(Node {
                     body: Body::Accept,
@@ -409,14 +437,18 @@ impl<'s> Compiler<'s> {
                     recursive_anchor: false,
                 })
             }
-            Some(Json::Object(map)) => map,
+            Some(json @ Json::Object(map)) => (json, map),
             _ => {
                 return Err(CompileError::NotASchema {
                     pointer: place.pointer.clone(),
                 })
             }
         };
-        let at = At { place, scope };
+        let at = At {
+            place,
+            scope,
+            value: map_value,
+        };
         let mut entries: Vec<Entry> = Vec::with_capacity(map.len());
         if scope.dialect.ref_overrides_siblings() && map.contains_key("$ref") {
             if let Some(value) = map.get("$ref") {

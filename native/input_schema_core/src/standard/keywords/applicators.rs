@@ -12,9 +12,9 @@ use crate::standard::CompileError;
 use crate::value::Value;
 
 /// A non-empty list of subschemas.
-pub(crate) fn compile_list(
-    c: &mut Compiler<'_>,
-    at: &At<'_>,
+pub(crate) fn compile_list<'s>(
+    c: &mut Compiler<'s>,
+    at: &At<'_, 's>,
     key: &str,
     value: &Json,
 ) -> Result<Box<[NodeId]>, CompileError> {
@@ -27,17 +27,14 @@ pub(crate) fn compile_list(
     (0..items.len()).map(|i| c.child_at(at, key, i)).collect()
 }
 
-pub(crate) fn compile_if(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
-    let Some(Json::Object(map)) = c.registry.value(at.place) else {
-        return Ok(None);
-    };
-    let condition = c.child(at, "if", value)?;
-    let then = match map.get("then") {
-        Some(v) => Some(c.child(at, "then", v)?),
+pub(crate) fn compile_if<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, _value: &Json) -> Compiled {
+    let condition = c.child(at, "if")?;
+    let then = match at.sibling("then") {
+        Some(_) => Some(c.child(at, "then")?),
         None => None,
     };
-    let otherwise = match map.get("else") {
-        Some(v) => Some(c.child(at, "else", v)?),
+    let otherwise = match at.sibling("else") {
+        Some(_) => Some(c.child(at, "else")?),
         None => None,
     };
     entry(

@@ -16,12 +16,12 @@ use crate::value::Value;
 /// Deepest item `uniqueItems` compares.
 const MAX_KEY_DEPTH: usize = 128;
 
-pub(crate) fn compile_prefix_items(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_prefix_items<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let nodes = super::applicators::compile_list(c, at, "prefixItems", value)?;
     entry("prefixItems", Keyword::PrefixItems(nodes))
 }
 
-pub(crate) fn compile_items(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_items<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     match value {
         Json::Array(items) if at.scope.dialect <= Dialect::Draft2019_09 => {
             let nodes = (0..items.len())
@@ -31,11 +31,11 @@ pub(crate) fn compile_items(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> 
         }
         Json::Object(_) | Json::Bool(_) => {
             let skip = if at.scope.dialect >= Dialect::Draft2020_12 {
-                sibling_len(c, at, "prefixItems")
+                sibling_len(at, "prefixItems")
             } else {
                 0
             };
-            let schema = c.child(at, "items", value)?;
+            let schema = c.child(at, "items")?;
             entry("items", Keyword::Items { schema, skip })
         }
         _ => Err(at.invalid("items", "a schema")),
@@ -43,31 +43,30 @@ pub(crate) fn compile_items(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> 
 }
 
 /// `additionalItems` applies only beside a list `items`.
-pub(crate) fn compile_additional_items(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
-    let Some(Json::Array(items)) = c.registry.value(at.place).and_then(|s| s.get("items")) else {
+pub(crate) fn compile_additional_items<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, _value: &Json) -> Compiled {
+    let Some(Json::Array(items)) = at.sibling("items") else {
         return Ok(None);
     };
     let skip = items.len();
-    let schema = c.child(at, "additionalItems", value)?;
+    let schema = c.child(at, "additionalItems")?;
     entry("additionalItems", Keyword::Items { schema, skip })
 }
 
-fn sibling_len(c: &Compiler<'_>, at: &At<'_>, key: &str) -> usize {
-    match c.registry.value(at.place).and_then(|s| s.get(key)) {
+fn sibling_len(at: &At<'_, '_>, key: &str) -> usize {
+    match at.sibling(key) {
         Some(Json::Array(items)) => items.len(),
         _ => 0,
     }
 }
 
-pub(crate) fn compile_contains(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
-    let schema = c.child(at, "contains", value)?;
+pub(crate) fn compile_contains<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, _value: &Json) -> Compiled {
+    let schema = c.child(at, "contains")?;
     let (mut min, mut max) = (1, None);
     if at.scope.dialect >= Dialect::Draft2019_09 {
-        let sibling = c.registry.value(at.place);
-        if let Some(v) = sibling.and_then(|s| s.get("minContains")) {
+        if let Some(v) = at.sibling("minContains") {
             min = count(at, "minContains", v)?;
         }
-        if let Some(v) = sibling.and_then(|s| s.get("maxContains")) {
+        if let Some(v) = at.sibling("maxContains") {
             max = Some(count(at, "maxContains", v)?);
         }
     }
@@ -82,7 +81,7 @@ pub(crate) fn compile_contains(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) 
     )
 }
 
-pub(crate) fn compile_count(_c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Compiled {
+pub(crate) fn compile_count(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, value: &Json) -> Compiled {
     let n = count(at, key, value)?;
     if key == "minItems" {
         entry("minItems", Keyword::MinItems(n))
@@ -91,7 +90,7 @@ pub(crate) fn compile_count(_c: &mut Compiler<'_>, at: &At<'_>, key: &str, value
     }
 }
 
-pub(crate) fn compile_unique_items(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_unique_items(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json) -> Compiled {
     match value {
         Json::Bool(true) => entry("uniqueItems", Keyword::UniqueItems),
         Json::Bool(false) => Ok(None),

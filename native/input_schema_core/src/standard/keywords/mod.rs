@@ -164,7 +164,7 @@ fn entry(name: &'static str, keyword: Keyword) -> Compiled {
 
 /// The keyword table: which keyword `key` is in the schema's dialect and
 /// vocabularies, compiled from its value.
-pub(crate) fn table(c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Compiled {
+pub(crate) fn table<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, key: &str, value: &Json) -> Compiled {
     let d = at.scope.dialect;
     let v = at.scope.vocabularies;
     let applicator = v.has(Vocabularies::APPLICATOR);
@@ -185,7 +185,7 @@ pub(crate) fn table(c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) 
         "oneOf" if applicator => {
             applicators::compile_list(c, at, key, value).and_then(|n| entry("oneOf", Keyword::OneOf(n)))
         }
-        "not" if applicator => entry("not", Keyword::Not(c.child(at, "not", value)?)),
+        "not" if applicator => entry("not", Keyword::Not(c.child(at, "not")?)),
         "if" if applicator && since(Dialect::Draft7) => applicators::compile_if(c, at, value),
         "dependentSchemas" if applicator && since(Dialect::Draft2019_09) => {
             objects::compile_dependent_schemas(c, at, value)
@@ -196,7 +196,7 @@ pub(crate) fn table(c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) 
         "patternProperties" if applicator => objects::compile_pattern_properties(c, at, value),
         "additionalProperties" if applicator => objects::compile_additional_properties(c, at, value),
         "propertyNames" if applicator && since(Dialect::Draft6) => {
-            entry("propertyNames", Keyword::PropertyNames(c.child(at, key, value)?))
+            entry("propertyNames", Keyword::PropertyNames(c.child(at, key)?))
         }
         "prefixItems" if applicator && since(Dialect::Draft2020_12) => {
             arrays::compile_prefix_items(c, at, value)
@@ -208,12 +208,11 @@ pub(crate) fn table(c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) 
         "contains" if applicator && since(Dialect::Draft6) => arrays::compile_contains(c, at, value),
         "unevaluatedProperties" if since(Dialect::Draft2019_09) && v.has(Vocabularies::UNEVALUATED) => entry(
             "unevaluatedProperties",
-            Keyword::UnevaluatedProperties(c.child(at, key, value)?),
+            Keyword::UnevaluatedProperties(c.child(at, key)?),
         ),
-        "unevaluatedItems" if since(Dialect::Draft2019_09) && v.has(Vocabularies::UNEVALUATED) => entry(
-            "unevaluatedItems",
-            Keyword::UnevaluatedItems(c.child(at, key, value)?),
-        ),
+        "unevaluatedItems" if since(Dialect::Draft2019_09) && v.has(Vocabularies::UNEVALUATED) => {
+            entry("unevaluatedItems", Keyword::UnevaluatedItems(c.child(at, key)?))
+        }
 
         "type" if validation => types::compile_type(c, at, value),
         "enum" if validation => types::compile_enum(c, at, value),
@@ -243,7 +242,7 @@ pub(crate) fn table(c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) 
 
 /// A non-negative integer keyword value (`minLength`, `maxItems`, ...);
 /// `1.0` counts, as the specification allows from draft 6.
-pub(crate) fn count(at: &At<'_>, key: &str, value: &Json) -> Result<u64, CompileError> {
+pub(crate) fn count(at: &At<'_, '_>, key: &str, value: &Json) -> Result<u64, CompileError> {
     let malformed = || at.invalid(key, "a non-negative integer");
     let Json::Number(n) = value else {
         return Err(malformed());
@@ -270,7 +269,7 @@ pub(crate) fn count_holds(count: u64, limit: u64, minimum: bool) -> bool {
 }
 
 /// A list of distinct strings (`required`, `dependentRequired` values).
-pub(crate) fn names(at: &At<'_>, key: &str, value: &Json) -> Result<Box<[Box<str>]>, CompileError> {
+pub(crate) fn names(at: &At<'_, '_>, key: &str, value: &Json) -> Result<Box<[Box<str>]>, CompileError> {
     let Json::Array(items) = value else {
         return Err(at.invalid(key, "a list of strings"));
     };

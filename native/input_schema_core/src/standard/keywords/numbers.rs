@@ -48,14 +48,14 @@ impl Bound {
     }
 }
 
-fn number(at: &At<'_>, key: &str, value: &Json) -> Result<Number, CompileError> {
+fn number(at: &At<'_, '_>, key: &str, value: &Json) -> Result<Number, CompileError> {
     match value {
         Json::Number(n) => crate::json::number(n).ok_or_else(|| at.invalid(key, "a finite number")),
         _ => Err(at.invalid(key, "a number")),
     }
 }
 
-pub(crate) fn compile_multiple_of(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_multiple_of(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json) -> Compiled {
     let n = number(at, "multipleOf", value)?;
     if n.compare(&Number::Int(0)) != Ordering::Greater {
         return Err(at.invalid("multipleOf", "a number above zero"));
@@ -64,34 +64,34 @@ pub(crate) fn compile_multiple_of(_c: &mut Compiler<'_>, at: &At<'_>, value: &Js
 }
 
 /// Draft 4: `"exclusiveMinimum": true` makes `minimum` exclusive.
-fn draft4_exclusive(c: &Compiler<'_>, at: &At<'_>, flag: &str) -> Result<bool, CompileError> {
+fn draft4_exclusive(at: &At<'_, '_>, flag: &str) -> Result<bool, CompileError> {
     if at.scope.dialect != Dialect::Draft4 {
         return Ok(false);
     }
-    match c.registry.value(at.place).and_then(|schema| schema.get(flag)) {
+    match at.sibling(flag) {
         None => Ok(false),
         Some(Json::Bool(b)) => Ok(*b),
         Some(_) => Err(at.invalid(flag, "a boolean")),
     }
 }
 
-pub(crate) fn compile_minimum(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_minimum(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json) -> Compiled {
     let n = number(at, "minimum", value)?;
-    if draft4_exclusive(c, at, "exclusiveMinimum")? {
+    if draft4_exclusive(at, "exclusiveMinimum")? {
         return entry("minimum", Keyword::ExclusiveMinimum(n));
     }
     entry("minimum", Keyword::Minimum(n))
 }
 
-pub(crate) fn compile_maximum(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_maximum(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json) -> Compiled {
     let n = number(at, "maximum", value)?;
-    if draft4_exclusive(c, at, "exclusiveMaximum")? {
+    if draft4_exclusive(at, "exclusiveMaximum")? {
         return entry("maximum", Keyword::ExclusiveMaximum(n));
     }
     entry("maximum", Keyword::Maximum(n))
 }
 
-pub(crate) fn compile_exclusive(_c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Compiled {
+pub(crate) fn compile_exclusive(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, value: &Json) -> Compiled {
     let n = number(at, key, value)?;
     if key == "exclusiveMinimum" {
         entry("exclusiveMinimum", Keyword::ExclusiveMinimum(n))

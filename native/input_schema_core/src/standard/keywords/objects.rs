@@ -17,7 +17,7 @@ use crate::standard::Limit;
 use crate::value::{Kind, Text, Value};
 
 fn schema_map<'j>(
-    at: &At<'_>,
+    at: &At<'_, '_>,
     key: &str,
     value: &'j Json,
 ) -> Result<&'j serde_json::Map<String, Json>, crate::standard::CompileError> {
@@ -33,7 +33,7 @@ fn sorted<T>(mut entries: Vec<(Box<str>, T)>) -> Box<[(Box<str>, T)]> {
     entries.into_boxed_slice()
 }
 
-pub(crate) fn compile_properties(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_properties<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let map = schema_map(at, "properties", value)?;
     let mut entries = Vec::with_capacity(map.len());
     for name in map.keys() {
@@ -42,7 +42,11 @@ pub(crate) fn compile_properties(c: &mut Compiler<'_>, at: &At<'_>, value: &Json
     entry("properties", Keyword::Properties(sorted(entries)))
 }
 
-pub(crate) fn compile_pattern_properties(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_pattern_properties<'s>(
+    c: &mut Compiler<'s>,
+    at: &At<'_, 's>,
+    value: &Json,
+) -> Compiled {
     let map = schema_map(at, "patternProperties", value)?;
     let mut entries = Vec::with_capacity(map.len());
     for source in map.keys() {
@@ -61,16 +65,19 @@ pub(crate) fn compile_pattern_properties(c: &mut Compiler<'_>, at: &At<'_>, valu
     )
 }
 
-pub(crate) fn compile_additional_properties(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
-    let schema = c.child(at, "additionalProperties", value)?;
-    let sibling = c.registry.value(at.place);
-    let mut known: Vec<Box<str>> = match sibling.and_then(|s| s.get("properties")) {
+pub(crate) fn compile_additional_properties<'s>(
+    c: &mut Compiler<'s>,
+    at: &At<'_, 's>,
+    _value: &Json,
+) -> Compiled {
+    let schema = c.child(at, "additionalProperties")?;
+    let mut known: Vec<Box<str>> = match at.sibling("properties") {
         Some(Json::Object(map)) => map.keys().map(|k| Box::from(k.as_str())).collect(),
         _ => Vec::new(),
     };
     known.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
     let mut patterns = Vec::new();
-    if let Some(Json::Object(map)) = sibling.and_then(|s| s.get("patternProperties")) {
+    if let Some(Json::Object(map)) = at.sibling("patternProperties") {
         for source in map.keys() {
             let pointer =
                 crate::standard::registry::pointer_join(&at.place.pointer, &["patternProperties", source]);
@@ -87,11 +94,11 @@ pub(crate) fn compile_additional_properties(c: &mut Compiler<'_>, at: &At<'_>, v
     )
 }
 
-pub(crate) fn compile_required(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_required(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json) -> Compiled {
     entry("required", Keyword::Required(names(at, "required", value)?))
 }
 
-pub(crate) fn compile_dependent_required(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_dependent_required(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json) -> Compiled {
     let map = schema_map(at, "dependentRequired", value)?;
     let mut rules = Vec::with_capacity(map.len());
     for (name, required) in map {
@@ -106,7 +113,7 @@ pub(crate) fn compile_dependent_required(_c: &mut Compiler<'_>, at: &At<'_>, val
     )
 }
 
-pub(crate) fn compile_dependent_schemas(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_dependent_schemas<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let map = schema_map(at, "dependentSchemas", value)?;
     let mut schemas = Vec::with_capacity(map.len());
     for name in map.keys() {
@@ -123,7 +130,7 @@ pub(crate) fn compile_dependent_schemas(c: &mut Compiler<'_>, at: &At<'_>, value
 
 /// Draft 4-7 `dependencies`: a list is `dependentRequired`, a schema is
 /// `dependentSchemas`. Both keep the name `dependencies` in locations.
-pub(crate) fn compile_dependencies(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_dependencies<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let map = schema_map(at, "dependencies", value)?;
     let mut required = Vec::new();
     let mut schemas = Vec::new();
@@ -154,7 +161,7 @@ pub(crate) fn compile_dependencies(c: &mut Compiler<'_>, at: &At<'_>, value: &Js
     )
 }
 
-pub(crate) fn compile_count(_c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Compiled {
+pub(crate) fn compile_count(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, value: &Json) -> Compiled {
     let n = count(at, key, value)?;
     if key == "minProperties" {
         entry("minProperties", Keyword::MinProperties(n))

@@ -10,7 +10,7 @@ use crate::standard::uri;
 use crate::standard::walk::{Ann, Path, Step, Walk};
 use crate::value::Value;
 
-pub(crate) fn compile_ref(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_ref<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let Some(reference) = value.as_str() else {
         return Err(at.invalid("$ref", "a URI reference"));
     };
@@ -20,7 +20,7 @@ pub(crate) fn compile_ref(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Co
 
 /// A `$dynamicRef` whose static target declares a `$dynamicAnchor` of the
 /// fragment's name is dynamic; any other is a plain `$ref`.
-pub(crate) fn compile_dynamic_ref(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_dynamic_ref<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let Some(reference) = value.as_str() else {
         return Err(at.invalid("$dynamicRef", "a URI reference"));
     };
@@ -45,7 +45,7 @@ pub(crate) fn compile_dynamic_ref(c: &mut Compiler<'_>, at: &At<'_>, value: &Jso
     }
 }
 
-pub(crate) fn compile_recursive_ref(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_recursive_ref<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let Some(reference) = value.as_str() else {
         return Err(at.invalid("$recursiveRef", "a URI reference"));
     };

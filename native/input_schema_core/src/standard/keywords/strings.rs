@@ -15,7 +15,7 @@ use crate::standard::walk::{At as Checked, Path, Step, Walk};
 use crate::standard::{CompileError, FormatMode};
 use crate::value::Value;
 
-pub(crate) fn compile_length(_c: &mut Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Compiled {
+pub(crate) fn compile_length(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, value: &Json) -> Compiled {
     let n = count(at, key, value)?;
     if key == "minLength" {
         entry("minLength", Keyword::MinLength(n))
@@ -65,7 +65,7 @@ pub(crate) fn pattern(
     Ok(pattern)
 }
 
-pub(crate) fn compile_pattern(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_pattern<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let Some(source) = value.as_str() else {
         return Err(at.invalid("pattern", "a string"));
     };
@@ -82,7 +82,7 @@ pub(crate) fn compile_pattern(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -
 /// `format` is an annotation unless asserted (`formats: :assert`, or a
 /// metaschema that turns on the format-assertion vocabulary). A format the
 /// dialect does not define stays an annotation, as the specification says.
-pub(crate) fn compile_format(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_format<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let Some(name) = value.as_str() else {
         return Err(at.invalid("format", "a string"));
     };

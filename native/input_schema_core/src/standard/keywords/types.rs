@@ -36,7 +36,7 @@ fn type_bit(name: &str) -> Option<u8> {
 /// number with a zero fraction is.
 pub(crate) const FLOATS_ARE_NEVER_INTEGERS: u8 = 128;
 
-pub(crate) fn compile_type(_c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_type(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json) -> Compiled {
     let malformed = || at.invalid("type", "a type name or a list of type names");
     let bits = match value {
         Json::String(name) => type_bit(name).ok_or_else(malformed)?,
@@ -67,7 +67,12 @@ const DATUM_VALUE_UNITS: u64 = 3;
 /// [`DATUM_VALUE_UNITS`] per value in it and a unit per 16 bytes of each
 /// string and name, so that a large `const` or `enum` is work in
 /// proportion to its size.
-pub(crate) fn datum(c: &Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> Result<Datum, CompileError> {
+pub(crate) fn datum(
+    c: &Compiler<'_>,
+    at: &At<'_, '_>,
+    key: &str,
+    value: &Json,
+) -> Result<Datum, CompileError> {
     // Each value is charged before it is queued, so that a long list stops
     // at the budget, not after queueing all of its items.
     let charge = |value: &Json, name: &str| {
@@ -100,7 +105,7 @@ pub(crate) fn datum(c: &Compiler<'_>, at: &At<'_>, key: &str, value: &Json) -> R
     Datum::from_json_value(JsonRef::from(value), MAX_DATUM_DEPTH).map_err(|_| at.invalid(key, "a JSON value"))
 }
 
-pub(crate) fn compile_enum(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_enum<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     let Json::Array(choices) = value else {
         return Err(at.invalid("enum", "a list"));
     };
@@ -111,7 +116,7 @@ pub(crate) fn compile_enum(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> C
     entry("enum", Keyword::Enum(choices.into_boxed_slice()))
 }
 
-pub(crate) fn compile_const(c: &mut Compiler<'_>, at: &At<'_>, value: &Json) -> Compiled {
+pub(crate) fn compile_const<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
     entry("const", Keyword::Const(datum(c, at, "const", value)?))
 }
 
