@@ -25,6 +25,10 @@ pub(crate) const DEFAULT_BASE: &str = "json-schema:///";
 
 /// Units a subschema costs against the compile budget beyond its keywords.
 const SUBSCHEMA_UNITS: u64 = 20;
+/// Bytes of a subschema's JSON Pointer per further unit: the compile copies
+/// and hashes the pointer (its memo, its scope), so a deep subschema costs
+/// more than a shallow one.
+const POINTER_BYTES_PER_UNIT: u64 = 32;
 /// Units per keyword.
 const KEYWORD_UNITS: u64 = 10;
 /// Units per reference resolved.
@@ -383,8 +387,9 @@ impl<'s> Compiler<'s> {
 
     fn run(&mut self) -> Result<(), CompileError> {
         while let Some((id, place, scope, value)) = self.queue.pop_front() {
+            let pointer_units = place.pointer.len() as u64 / POINTER_BYTES_PER_UNIT;
             self.budget
-                .charge(SUBSCHEMA_UNITS)
+                .charge(SUBSCHEMA_UNITS + pointer_units)
                 .map_err(|_| CompileError::CompileBudget)?;
             let depth = place.pointer.bytes().filter(|&b| b == b'/').count();
             if depth > self.registry.limits.max_schema_depth * 2 {

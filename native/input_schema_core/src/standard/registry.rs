@@ -445,7 +445,11 @@ impl<'s> Registry<'s> {
         // (value, pointer, parent scope, depth)
         let mut stack: Vec<(&'s Json, String, Scope, usize)> = vec![(json, String::new(), root_scope, 0)];
         while let Some((value, pointer, parent, depth)) = stack.pop() {
-            budget.charge(2).map_err(|_| CompileError::CompileBudget)?;
+            // Two units, and one per 64 bytes of the pointer it copies
+            // and hashes.
+            budget
+                .charge(2 + pointer.len() as u64 / 64)
+                .map_err(|_| CompileError::CompileBudget)?;
             if depth > self.limits.max_schema_depth {
                 return Err(CompileError::TooDeep { pointer });
             }
