@@ -21,8 +21,6 @@ use input_schema_core::standard::{
 };
 use input_schema_core::value::Value;
 
-use crate::nif::INLINE_BUDGET;
-
 mod atoms {
     rustler::atoms! {
         dirty,
@@ -381,6 +379,15 @@ fn compile<'a>(
     })
 }
 
+/// Work units a standard compile may spend on the calling (normal)
+/// scheduler, reading the schema's terms included, before it is handed
+/// whole to a dirty CPU scheduler. `bench/json_schema_budget.exs` times the
+/// largest schema of each of its twelve kinds that fits: medians of 5-46 µs
+/// at 1,500 units, within the bound an inline call keeps. (The gateway's
+/// [`INLINE_BUDGET`](crate::nif::INLINE_BUDGET), 1,000, is calibrated for
+/// its own compile and walk.)
+const COMPILE_INLINE_BUDGET: u64 = 1_500;
+
 #[rustler::nif]
 fn json_schema_compile<'a>(
     env: Env<'a>,
@@ -390,7 +397,7 @@ fn json_schema_compile<'a>(
     formats: Atom,
 ) -> Term<'a> {
     guarded(env, || {
-        let budget = Budget::new(INLINE_BUDGET);
+        let budget = Budget::new(COMPILE_INLINE_BUDGET);
         compile(env, schema, dialect, resources, formats, &budget, &budget, true)
             .unwrap_or_else(|| atoms::dirty().encode(env))
     })
@@ -465,8 +472,9 @@ fn validate<'a>(
 /// Work units a standard validation may spend on the calling (normal)
 /// scheduler before it is handed whole to a dirty CPU scheduler. The
 /// standard walk's unit is cheaper than the gateway's
-/// ([`INLINE_BUDGET`], 50-100 ns): `bench/json_schema_walk_budget.exs`
-/// measures 3-35 µs for 1,000 units over its fifteen kinds of instance
+/// ([`INLINE_BUDGET`](crate::nif::INLINE_BUDGET), 50-100 ns):
+/// `bench/json_schema_walk_budget.exs` measures 3-35 µs for 1,000 units
+/// over its fifteen kinds of instance
 /// (wide objects, arrays of objects, patterns, `uniqueItems`, references,
 /// `anyOf`, `unevaluatedProperties`, decimal `multipleOf`, asserted
 /// formats, every failure recorded), so 2,000 units hold a scheduler for
