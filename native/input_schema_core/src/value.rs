@@ -292,16 +292,17 @@ pub enum DatumError {
 impl Datum {
     /// Approximate heap bytes held, for cache accounting.
     pub fn approximate_bytes(&self) -> usize {
-        crate::stack::deep(|| {
-            std::mem::size_of::<Datum>()
-                + match self {
-                    Datum::Atom(name) => name.len(),
-                    Datum::Binary(bytes) => bytes.len(),
-                    Datum::List(items) => items.iter().map(Datum::approximate_bytes).sum(),
-                    Datum::Map(entries) => entries.iter().map(|(k, v)| k.len() + v.approximate_bytes()).sum(),
-                    _ => 0,
+        // Only a list or a map recurses, so only they check the stack.
+        std::mem::size_of::<Datum>()
+            + match self {
+                Datum::Atom(name) => name.len(),
+                Datum::Binary(bytes) => bytes.len(),
+                Datum::List(items) => crate::stack::deep(|| items.iter().map(Datum::approximate_bytes).sum()),
+                Datum::Map(entries) => {
+                    crate::stack::deep(|| entries.iter().map(|(k, v)| k.len() + v.approximate_bytes()).sum())
                 }
-        })
+                _ => 0,
+            }
     }
 
     /// Reads a JSON value (enum choices, `const`): binaries, numbers, `true`,

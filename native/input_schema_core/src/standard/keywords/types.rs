@@ -113,11 +113,14 @@ pub(crate) fn compile_enum<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Js
         .iter()
         .map(|choice| datum(c, at, "enum", choice))
         .collect::<Result<Vec<_>, _>>()?;
+    c.bytes += choices.iter().map(Datum::approximate_bytes).sum::<usize>();
     entry("enum", Keyword::Enum(choices.into_boxed_slice()))
 }
 
 pub(crate) fn compile_const<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
-    entry("const", Keyword::Const(datum(c, at, "const", value)?))
+    let value = datum(c, at, "const", value)?;
+    c.bytes += value.approximate_bytes();
+    entry("const", Keyword::Const(value))
 }
 
 /// The JSON type bits an instance has (`integer` also has `number`).
