@@ -189,7 +189,8 @@ fn with_front<R>(body: impl FnOnce(&mut Front) -> R) -> Option<R> {
                 }
             });
             if front.generation != generation {
-                front.entries.clear();
+                let_go(std::mem::take(&mut front.entries));
+                front.entries.reserve(FRONT_ENTRIES);
                 front.generation = generation;
             }
             Some(body(front))
@@ -232,7 +233,9 @@ pub fn front_hit<R>(
 fn remember(entry: &Arc<Entry>) {
     with_front(|front| {
         if front.entries.len() >= FRONT_ENTRIES {
-            front.entries.remove(0);
+            let oldest = front.entries.remove(0);
+            let bytes = oldest.bytes;
+            crate::deferred::release_schema(oldest, bytes);
         }
         front.entries.push(Arc::clone(entry));
     });
@@ -539,8 +542,9 @@ pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller
             index.file(entry, &mut evicted);
         }
     }
-    // Freeing term copies takes time that grows with them: after the lock.
-    drop(evicted);
+    // Freeing term copies takes time that grows with them: after the lock,
+    // and off a normal scheduler when large.
+    let_go(evicted);
     true
 }
 
@@ -632,16 +636,29 @@ pub fn configure(enabled: bool, max_entries: usize, max_bytes: usize) {
             }
         }
     }
-    drop((evicted, dropped));
+    evicted.extend(dropped.into_values().flatten());
+    let_go(evicted);
 }
 
 /// Drops every entry and resets the counters.
 pub fn clear() {
-    let dropped = write().as_mut().map(Index::take_all);
+    let dropped = write().as_mut().map(Index::take_all).unwrap_or_default();
     HITS.store(0, Ordering::Relaxed);
     FRONT_HITS_CLEARED.store(front_hits(), Ordering::Relaxed);
     MISSES.store(0, Ordering::Relaxed);
-    drop(dropped);
+    let_go(dropped.into_values().flatten().collect());
+}
+
+/// Lets go of `entries` after the lock: what they alone hold is freed here,
+/// or, when large and this is a normal scheduler, by the next dirty call
+/// (`deferred`).
+fn let_go(entries: Vec<Arc<Entry>>) {
+    let bytes = entries
+        .iter()
+        .filter(|entry| Arc::strong_count(entry) == 1)
+        .map(|entry| entry.bytes)
+        .sum();
+    crate::deferred::release(entries, bytes);
 }
 
 /// (enabled, entries, bytes, max_entries, max_bytes, hits, misses)

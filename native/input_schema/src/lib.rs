@@ -14,6 +14,7 @@
 
 mod cache;
 mod decode;
+mod deferred;
 mod encode;
 mod nif;
 mod resource;

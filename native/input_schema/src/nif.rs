@@ -212,6 +212,7 @@ fn validate_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
 
 #[rustler::nif(schedule = "DirtyCpu")]
 fn validate_schema_dirty<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
+    crate::deferred::drain();
     guarded(env, || match schema_dirty(env, schema, FormatMode::Annotate) {
         Ok(_) => atom::ok().encode(env),
         Err(error) => error,
@@ -300,6 +301,7 @@ fn compile<'a>(env: Env<'a>, schema: Term<'a>, assert_formats: bool) -> Term<'a>
 
 #[rustler::nif(schedule = "DirtyCpu")]
 fn compile_dirty<'a>(env: Env<'a>, schema: Term<'a>, assert_formats: bool) -> Term<'a> {
+    crate::deferred::drain();
     guarded(env, || {
         match schema_dirty(env, schema, format_mode(assert_formats)) {
             Ok(compiled) => resource_tuple(env, compiled),
@@ -391,6 +393,7 @@ fn compile_source_dirty<'a>(
     source: Term<'a>,
     assert_formats: bool,
 ) -> Term<'a> {
+    crate::deferred::drain();
     guarded(env, || {
         match schema_dirty(env, schema, format_mode(assert_formats)) {
             Ok(compiled) => {
@@ -445,6 +448,7 @@ fn validate_compiled_dirty<'a>(
     arguments: Term<'a>,
     mode_term: Term<'a>,
 ) -> NifResult<Term<'a>> {
+    crate::deferred::drain();
     let (all_errors, formats) = mode(mode_term).ok_or(rustler::Error::BadArg)?;
     Ok(guarded(env, || {
         check_compiled(env, (compiled, source, formats), arguments, all_errors, None)
@@ -609,6 +613,23 @@ fn phase_mark() -> rustler::Atom {
     std::hint::black_box(atom::ok())
 }
 
+/// `{count, bytes}`: the compiled schemas that destructors on normal
+/// schedulers left for a dirty call to free (`deferred.rs`), and about how
+/// many bytes they hold.
+#[rustler::nif]
+fn deferred_held() -> (usize, usize) {
+    crate::deferred::held()
+}
+
+/// Frees what destructors left for a dirty call (as every dirty call does
+/// first), for the library's periodic sweep when no other dirty call comes;
+/// answers what is still held.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn deferred_free_dirty() -> (usize, usize) {
+    crate::deferred::drain();
+    crate::deferred::held()
+}
+
 /// An empty NIF on a dirty CPU scheduler: the cost of the hop.
 #[rustler::nif(schedule = "DirtyCpu")]
 fn noop_dirty() -> rustler::Atom {
@@ -619,6 +640,7 @@ fn noop_dirty() -> rustler::Atom {
 /// the schema: `:ok` or `{:error, error, pointer}`. For the catalog checker.
 #[rustler::nif(schedule = "DirtyCpu")]
 fn check_schema<'a>(env: Env<'a>, schema: Term<'a>) -> Term<'a> {
+    crate::deferred::drain();
     guarded(env, || match schema::compile(BeamTerm(schema)) {
         Ok(_) => atom::ok().encode(env),
         Err(failure) => (

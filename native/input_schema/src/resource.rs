@@ -35,6 +35,25 @@ use rustler::{Env, Term};
 use input_schema_core::schema::CompiledSchema;
 use input_schema_core::standard::Validator;
 
+/// What a resource holds: a compiled schema of either entry point, and
+/// about how many bytes it holds (what freeing it costs, `deferred`).
+pub trait Schema: Send + Sync + 'static {
+    fn approximate_bytes(&self) -> usize;
+}
+
+impl Schema for CompiledSchema {
+    fn approximate_bytes(&self) -> usize {
+        // Counting costs a pass over the nodes; a destructor must not.
+        self.bytes_or_estimate()
+    }
+}
+
+impl Schema for Validator {
+    fn approximate_bytes(&self) -> usize {
+        Validator::approximate_bytes(self)
+    }
+}
+
 /// The type this image makes and reads, once opened.
 static TYPE: AtomicPtr<ErlNifResourceType> = AtomicPtr::new(ptr::null_mut());
 
@@ -69,7 +88,7 @@ pub fn open(env: Env<'_>) -> bool {
         && open_type::<Validator>(env, standard_type_name(), &STANDARD_TYPE)
 }
 
-fn open_type<T>(env: Env<'_>, name: &CString, slot: &AtomicPtr<ErlNifResourceType>) -> bool {
+fn open_type<T: Schema>(env: Env<'_>, name: &CString, slot: &AtomicPtr<ErlNifResourceType>) -> bool {
     let open_with = |flags| {
         let mut tried = flags;
         // SAFETY: called from a load or upgrade callback with its
@@ -158,12 +177,15 @@ fn get_in<'a, T>(slot: &AtomicPtr<ErlNifResourceType>, term: Term<'a>) -> Option
     }
 }
 
-/// The destructor: gives the resource's reference to its schema back.
-unsafe extern "C" fn destroy<T>(_env: *mut ErlNifEnv, object: *mut std::ffi::c_void) {
+/// The destructor: gives the resource's reference to its schema back (a
+/// large schema's last one, on a normal scheduler, to `deferred`).
+unsafe extern "C" fn destroy<T: Schema>(_env: *mut ErlNifEnv, object: *mut std::ffi::c_void) {
     // SAFETY: the runtime calls this once per object of this type, each
     // written by `make_in` with a pointer from `Arc::into_raw`.
     let schema = unsafe { object.cast::<*const T>().read() };
     if !schema.is_null() {
-        drop(unsafe { Arc::from_raw(schema) });
+        let schema = unsafe { Arc::from_raw(schema) };
+        let bytes = schema.approximate_bytes();
+        crate::deferred::release_schema(schema, bytes);
     }
 }

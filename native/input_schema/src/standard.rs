@@ -411,6 +411,7 @@ fn json_schema_compile_dirty<'a>(
     resources: Term<'a>,
     formats: Atom,
 ) -> Term<'a> {
+    crate::deferred::drain();
     guarded(env, || {
         let read_budget = Budget::new(MAX_SCHEMA_TERMS * TERM_UNITS);
         let compile_budget = Budget::new(COMPILE_BUDGET);
@@ -496,6 +497,7 @@ fn json_schema_validate_dirty<'a>(
     instance: Term<'a>,
     mode: Atom,
 ) -> Term<'a> {
+    crate::deferred::drain();
     guarded(env, || {
         let budget = Budget::new(WALK_BUDGET);
         validate(env, compiled, instance, mode, &budget, false)

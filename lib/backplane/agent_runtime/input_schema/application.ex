@@ -9,7 +9,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Application do
 
   require Logger
 
-  alias Backplane.AgentRuntime.InputSchema.{DirtyGate, Native, Settings}
+  alias Backplane.AgentRuntime.InputSchema.{DeferredFree, DirtyGate, Native, Settings}
 
   @impl true
   def start(_type, _args) do
@@ -19,7 +19,12 @@ defmodule Backplane.AgentRuntime.InputSchema.Application do
       {:ok, settings} ->
         apply_cache(settings.cache)
 
-        Supervisor.start_link([{DirtyGate, DirtyGate.resolve(settings.dirty_concurrency)}],
+        children = [
+          {DirtyGate, DirtyGate.resolve(settings.dirty_concurrency)},
+          DeferredFree
+        ]
+
+        Supervisor.start_link(children,
           strategy: :one_for_one,
           name: __MODULE__.Supervisor
         )

@@ -100,6 +100,8 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
 
   def noop, do: :erlang.nif_error(not_loaded())
   def noop_dirty, do: :erlang.nif_error(not_loaded())
+  def deferred_held, do: :erlang.nif_error(not_loaded())
+  def deferred_free_dirty, do: :erlang.nif_error(not_loaded())
   # Present in the library only when built for the test environment.
   def panic_probe, do: :erlang.nif_error(not_loaded())
   def list_length_within(_list, _limit), do: :erlang.nif_error(not_loaded())
