@@ -25,6 +25,14 @@ defmodule Backplane.JSONSchema.DeferredFreeTest do
     wait_for(fn -> elem(Native.deferred_held(), 0) > before end, 1_000)
   end
 
+  # Exactly one large schema waits, and `free` (a dirty call) frees it.
+  defp assert_one_held_then_freed_by(free) do
+    assert {1, bytes} = Native.deferred_held()
+    assert bytes >= 256 * 1024
+    free.()
+    assert Native.deferred_held() == {0, 0}
+  end
+
   defp wait_for(condition, ms) do
     cond do
       condition.() -> true
@@ -47,10 +55,7 @@ defmodule Backplane.JSONSchema.DeferredFreeTest do
 
   test "a large standard schema is freed by the next dirty call, not where it is collected" do
     assert compile_and_drop(fn -> JSONSchema.compile(%{"enum" => @large_enum}) end, 0)
-    assert {1, bytes} = Native.deferred_held()
-    assert bytes >= 256 * 1024
-    dirty_call()
-    assert Native.deferred_held() == {0, 0}
+    assert_one_held_then_freed_by(&dirty_call/0)
   end
 
   test "a large gateway schema is too, once the cache does not hold it" do
@@ -58,11 +63,10 @@ defmodule Backplane.JSONSchema.DeferredFreeTest do
     on_exit(fn -> InputSchema.configure_cache([]) end)
     schema = %{"type" => "object", "properties" => %{"kind" => %{"enum" => @large_enum}}}
     assert compile_and_drop(fn -> InputSchema.compile(schema) end, 0)
-    assert {1, bytes} = Native.deferred_held()
-    assert bytes >= 256 * 1024
     # A standard validation over the inline budget is a dirty call too.
-    assert JSONSchema.validate(%{"maxLength" => 1}, String.duplicate("x", 100_000)) != :ok
-    assert Native.deferred_held() == {0, 0}
+    assert_one_held_then_freed_by(fn ->
+      assert JSONSchema.validate(%{"maxLength" => 1}, String.duplicate("x", 100_000)) != :ok
+    end)
   end
 
   test "a large cached gateway schema that clear_cache/0 lets go of is handed over too" do
@@ -76,15 +80,10 @@ defmodule Backplane.JSONSchema.DeferredFreeTest do
     assert {true, 1, _, _, _, _, _} = Native.cache_stats()
     assert Native.deferred_held() == {0, 0}
     InputSchema.clear_cache()
-    assert {1, bytes} = Native.deferred_held()
-    assert bytes >= 256 * 1024
-    dirty_call()
-    assert Native.deferred_held() == {0, 0}
+    assert_one_held_then_freed_by(&dirty_call/0)
   end
 
   test "a small schema is freed where it is collected" do
-    {:ok, _} = JSONSchema.compile(%{"enum" => Enum.take(@large_enum, 10)})
-
     refute compile_and_drop(
              fn -> JSONSchema.compile(%{"enum" => Enum.take(@large_enum, 10)}) end,
              0
