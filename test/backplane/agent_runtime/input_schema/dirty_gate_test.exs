@@ -15,6 +15,8 @@ defmodule Backplane.AgentRuntime.InputSchema.DirtyGateTest do
     # places and queues, so it is stopped meanwhile.
     :ok = Supervisor.terminate_child(@supervisor, DeferredFree)
     on_exit(fn -> Supervisor.restart_child(@supervisor, DeferredFree) end)
+    # A sweep it was running or waiting for is let go of asynchronously.
+    wait_until(fn -> idle?() end)
     on_exit(fn -> wait_until(fn -> idle?() end) end)
     %{limit: limit}
   end
