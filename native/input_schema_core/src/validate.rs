@@ -773,9 +773,10 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
             match unique::write_key(item, depth_left, &mut key, &mut room) {
                 Ok(()) => {}
                 Err(unique::NoKey::TooLong) => {
-                    self.budget.charge(u64::MAX)?;
-                    comparable = false;
-                    break;
+                    // More than the budget has left: it is spent, as the
+                    // charge for the whole key would have spent it.
+                    let _ = self.budget.charge(u64::MAX);
+                    return Err(Failure::OverBudget);
                 }
                 Err(unique::NoKey::TooDeep) => {
                     return Err(Self::too_deep(&path.child(Segment::Index(index))))

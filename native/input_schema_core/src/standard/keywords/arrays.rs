@@ -277,7 +277,12 @@ impl Walk<'_> {
             let room = left.bytes;
             match write_key(item, MAX_KEY_DEPTH, &mut key, &mut left) {
                 Ok(()) => {}
-                Err(NoKey::TooLong) => return Err(self.charge(u64::MAX).err().unwrap_or(Limit::Work)),
+                Err(NoKey::TooLong) => {
+                    // More than the budget has left: it is spent, as the
+                    // charge for the whole key would have spent it.
+                    let _ = self.charge(u64::MAX);
+                    return Err(Limit::Work);
+                }
                 Err(NoKey::TooDeep) => return Err(Limit::Depth),
                 Err(NoKey::NotJson) => {
                     return self.fail(at, kp, ip, || "array holds a value that is not JSON".to_string())
