@@ -296,7 +296,7 @@ impl<'s> Compiler<'s> {
             doc: at.place.doc,
             pointer: at.pointer(key),
         };
-        self.subschema(place, at.scope, at.value.get(key))
+        self.subschema(place, at.scope, at.sibling(key))
     }
 
     /// The `index`th subschema of the list under `key`.
@@ -305,7 +305,7 @@ impl<'s> Compiler<'s> {
             doc: at.place.doc,
             pointer: pointer_item(&at.place.pointer, key, index),
         };
-        let value = at.value.get(key).and_then(|list| list.get(index));
+        let value = at.sibling(key).and_then(|list| list.get(index));
         self.subschema(place, at.scope, value)
     }
 
@@ -315,7 +315,7 @@ impl<'s> Compiler<'s> {
             doc: at.place.doc,
             pointer: pointer_join(&at.place.pointer, &[key, name]),
         };
-        let value = at.value.get(key).and_then(|map| map.get(name));
+        let value = at.sibling(key).and_then(|map| map.get(name));
         self.subschema(place, at.scope, value)
     }
 
