@@ -189,8 +189,9 @@ fn with_front<R>(body: impl FnOnce(&mut Front) -> R) -> Option<R> {
                 }
             });
             if front.generation != generation {
-                let_go(std::mem::take(&mut front.entries));
-                front.entries.reserve(FRONT_ENTRIES);
+                for entry in front.entries.drain(..) {
+                    let_go_one(entry);
+                }
                 front.generation = generation;
             }
             Some(body(front))
@@ -233,9 +234,7 @@ pub fn front_hit<R>(
 fn remember(entry: &Arc<Entry>) {
     with_front(|front| {
         if front.entries.len() >= FRONT_ENTRIES {
-            let oldest = front.entries.remove(0);
-            let bytes = oldest.bytes;
-            crate::deferred::release_schema(oldest, bytes);
+            let_go_one(front.entries.remove(0));
         }
         front.entries.push(Arc::clone(entry));
     });
@@ -659,6 +658,14 @@ fn let_go(entries: Vec<Arc<Entry>>) {
         .map(|entry| entry.bytes)
         .sum();
     crate::deferred::release(entries, bytes);
+}
+
+/// Lets go of one entry (a thread's front holds a few): what it alone
+/// holds is freed here, or, when large and this is a normal scheduler, by
+/// the next dirty call.
+fn let_go_one(entry: Arc<Entry>) {
+    let bytes = entry.bytes;
+    crate::deferred::release_schema(entry, bytes);
 }
 
 /// (enabled, entries, bytes, max_entries, max_bytes, hits, misses)
