@@ -25,13 +25,23 @@ defmodule Backplane.AgentRuntime.InputSchema.DeferredFree do
 
   @impl true
   def handle_info(:sweep, state) do
+    sweep()
+    schedule()
+    {:noreply, state}
+  end
+
+  # Never crashes the process, and so never counts against the supervisor's
+  # restarts: without the library loaded there is nothing to free, and a
+  # gate that went away meanwhile is the next sweep's to use.
+  defp sweep do
     case Native.deferred_held() do
       {0, _bytes} -> :ok
       _held -> DirtyGate.run(:compile, &Native.deferred_free_dirty/0)
     end
-
-    schedule()
-    {:noreply, state}
+  rescue
+    _ -> :ok
+  catch
+    :exit, _ -> :ok
   end
 
   defp schedule, do: Process.send_after(self(), :sweep, @every_ms)
