@@ -11,6 +11,7 @@ pub mod budget;
 pub mod error;
 pub mod format;
 pub mod json;
+pub(crate) mod keywords;
 pub mod pattern;
 pub mod schema;
 pub mod stack;

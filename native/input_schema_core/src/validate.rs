@@ -3,15 +3,12 @@
 //! Paths and error details are built only when a check fails, and
 //! composition branches are asked "does it match?" without building errors.
 
-pub(crate) mod unique;
-
 use std::cell::RefCell;
-use std::cmp::Ordering;
 
 pub use crate::budget::{Budget, OverBudget};
 use crate::error::{ArgumentError, PathBytes};
-use crate::schema::{Additional, CompiledSchema, Count, Node, NodeId, ObjectRules, OnePass, TypeSet};
-use crate::value::{equals, Datum, Kind, ListLength, Number, Shape, Text, Value};
+use crate::schema::{CompiledSchema, Node, NodeId, TypeSet};
+use crate::value::{Datum, Kind, Number, Shape, Value};
 
 /// Deepest argument value the validator descends to (the root arguments map
 /// is level 0). Tool calls nest a handful of levels; the bound keeps the
@@ -51,7 +48,7 @@ pub fn work_limit<V>() -> ArgumentError<V> {
 
 /// Where a value sits in the arguments; rendered only for an error.
 #[derive(Clone, Copy)]
-enum Segment<'p, V> {
+pub(crate) enum Segment<'p, V> {
     Root,
     Property(&'p [u8]),
     Index(usize),
@@ -60,13 +57,13 @@ enum Segment<'p, V> {
 }
 
 #[derive(Clone, Copy)]
-struct Path<'p, V> {
+pub(crate) struct Path<'p, V> {
     parent: Option<&'p Path<'p, V>>,
     segment: Segment<'p, V>,
 }
 
 impl<'p, 'a, V: Value<'a>> Path<'p, V> {
-    fn child(&'p self, segment: Segment<'p, V>) -> Path<'p, V> {
+    pub(crate) fn child(&'p self, segment: Segment<'p, V>) -> Path<'p, V> {
         Path {
             parent: Some(self),
             segment,
@@ -74,7 +71,7 @@ impl<'p, 'a, V: Value<'a>> Path<'p, V> {
     }
 
     /// `$arguments.items[2].name`.
-    fn render(&self) -> Vec<u8> {
+    pub(crate) fn render(&self) -> Vec<u8> {
         let mut segments = Vec::new();
         let mut at = Some(self);
         while let Some(path) = at {
@@ -110,7 +107,7 @@ impl<'p, 'a, V: Value<'a>> Path<'p, V> {
 }
 
 /// Why a check did not pass.
-enum Failure<V> {
+pub(crate) enum Failure<V> {
     /// A branch probe found a `:validation` failure; nothing was built.
     Mismatch,
     /// The first failure of a first-error walk, or an aborting failure.
@@ -127,21 +124,17 @@ impl<V> From<OverBudget> for Failure<V> {
     }
 }
 
-type Check<V> = Result<(), Failure<V>>;
+pub(crate) type Check<V> = Result<(), Failure<V>>;
 
 /// Builds the error of a violated bound from its path and limit.
-type Bound<V> = fn(PathBytes, Datum) -> ArgumentError<V>;
-
-/// A numeric bound, the comparisons of a value with it that violate it,
-/// and its error.
-type NumberBound<'n, V> = (&'n Option<Number>, fn(Ordering) -> bool, Bound<V>);
+pub(crate) type ErrorAt<V> = fn(PathBytes, Datum) -> ArgumentError<V>;
 
 /// Most failures an all-errors walk collects: enough for an agent to repair
 /// a call in one round trip, bounded so a huge argument cannot make the
 /// report (and the BEAM term built from it) huge.
 pub const MAX_ERRORS: usize = 64;
 
-fn root_path<'p, 'a, V: Value<'a>>() -> Path<'p, V> {
+pub(crate) fn root_path<'p, 'a, V: Value<'a>>() -> Path<'p, V> {
     Path {
         parent: None,
         segment: Segment::Root,
@@ -270,7 +263,7 @@ fn optimistic<'a, V: Value<'a>, E>(
 }
 
 /// What a walk does with a `:validation` failure.
-enum Mode<'c, V> {
+pub(crate) enum Mode<'c, V> {
     /// Stop without building anything, and without having kept the
     /// contract's order: objects are checked in one pass in argument order.
     /// A success is final; on any failure the caller walks again in order.
@@ -297,11 +290,11 @@ impl<V> Copy for Mode<'_, V> {}
 
 /// One walk over the arguments.
 #[derive(Clone, Copy)]
-struct Walk<'c, V> {
-    mode: Mode<'c, V>,
-    budget: &'c Budget,
+pub(crate) struct Walk<'c, V> {
+    pub(crate) mode: Mode<'c, V>,
+    pub(crate) budget: &'c Budget,
     /// The schema's arena.
-    nodes: &'c [Box<Node>],
+    pub(crate) nodes: &'c [Box<Node>],
 }
 
 /// A walk's `depth` counts two things: the argument levels descended (the
@@ -317,12 +310,12 @@ const STACK_STRIDE: usize = 4;
 
 /// The argument levels of a walk's `depth`.
 #[inline(always)]
-fn levels(depth: usize) -> usize {
+pub(crate) fn levels(depth: usize) -> usize {
     depth & (HOP - 1)
 }
 
 /// The JSON types a value has, as `TypeSet` bits.
-fn type_of(kind: Kind) -> TypeSet {
+pub(crate) fn type_of(kind: Kind) -> TypeSet {
     match kind {
         Kind::Map => TypeSet::OBJECT,
         Kind::List => TypeSet::ARRAY,
@@ -335,7 +328,7 @@ fn type_of(kind: Kind) -> TypeSet {
     }
 }
 
-fn number_datum(n: &Number) -> Datum {
+pub(crate) fn number_datum(n: &Number) -> Datum {
     Datum::Number(n.clone())
 }
 
@@ -349,7 +342,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     }
 
     /// The same walk in another mode.
-    fn with_mode(self, mode: Mode<'c, V>) -> Walk<'c, V> {
+    pub(crate) fn with_mode(self, mode: Mode<'c, V>) -> Walk<'c, V> {
         Walk { mode, ..self }
     }
 
@@ -361,7 +354,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// A node of the arena; one that is not there (never, by construction)
     /// refuses the value.
     #[inline(always)]
-    fn node(self, id: NodeId, path: &Path<'_, V>) -> Result<&'c Node, Failure<V>> {
+    pub(crate) fn node(self, id: NodeId, path: &Path<'_, V>) -> Result<&'c Node, Failure<V>> {
         match self.nodes.get(id.index()) {
             Some(node) => Ok(&**node),
             None => Err(Self::missing_node(path)),
@@ -376,7 +369,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
     /// One frame of the walk, on the node `id` names.
     #[inline(always)]
-    fn check_id(self, id: NodeId, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+    pub(crate) fn check_id(self, id: NodeId, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         let node = self.node(id, path)?;
         self.check_frame(node, value, path, depth)
     }
@@ -388,7 +381,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// far inside the red zone, and the shallow walks of ordinary tool calls
     /// never pay for a check.
     #[inline(always)]
-    fn check_frame(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
+    pub(crate) fn check_frame(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
         if (levels(depth) + depth / HOP) % STACK_STRIDE == STACK_STRIDE - 1 {
             return self.check_deep(node, value, path, depth);
         }
@@ -406,7 +399,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// The depth one frame further on the same value; past
     /// [`MAX_WALK_FRAMES`], the depth error.
     #[inline]
-    fn hop(path: &Path<'_, V>, depth: usize) -> Result<usize, Failure<V>> {
+    pub(crate) fn hop(path: &Path<'_, V>, depth: usize) -> Result<usize, Failure<V>> {
         if levels(depth) + depth / HOP >= MAX_WALK_FRAMES {
             return Err(Self::too_deep(path));
         }
@@ -416,7 +409,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     /// A `:validation` failure: ends a first-error walk with the error, ends
     /// a probe with a bare mismatch, and is recorded by an all-errors walk,
     /// which goes on until its cap.
-    fn report(self, error: impl FnOnce() -> ArgumentError<V>) -> Check<V> {
+    pub(crate) fn report(self, error: impl FnOnce() -> ArgumentError<V>) -> Check<V> {
         match self.mode {
             Mode::First => Err(Failure::Error(Box::new(error()))),
             Mode::Probe | Mode::Optimistic | Mode::OptimisticBranch => Err(Failure::Mismatch),
@@ -433,7 +426,7 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
     }
 
     /// An aborting failure: always built, it ends the whole validation.
-    fn abort(error: ArgumentError<V>) -> Failure<V> {
+    pub(crate) fn abort(error: ArgumentError<V>) -> Failure<V> {
         Failure::Error(Box::new(error))
     }
 
@@ -496,17 +489,8 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
 
     #[cold]
     #[inline(never)]
-    fn too_deep(path: &Path<'_, V>) -> Failure<V> {
+    pub(crate) fn too_deep(path: &Path<'_, V>) -> Failure<V> {
         Self::abort(ArgumentError::TooDeep { path: path.render() })
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn wrong_type(self, expected: &Datum, path: &Path<'_, V>) -> Check<V> {
-        self.report(|| ArgumentError::WrongType {
-            path: path.render(),
-            expected: expected.clone(),
-        })
     }
 
     /// Every keyword after `type`, in the contract's order.
@@ -515,551 +499,22 @@ impl<'c, 'a, V: Value<'a>> Walk<'c, V> {
         if node.never {
             return self.report(|| ArgumentError::FalseSchema { path: path.render() });
         }
-        if let Some(choices) = &node.choices {
-            self.budget.charge(choices.all.len() as u64)?;
-            if !choices.contain(value) {
-                self.report(|| ArgumentError::NotInEnum { path: path.render() })?;
-            }
-        }
-        if let Some(constant) = &node.constant {
-            if !equals(value, constant) {
-                self.report(|| ArgumentError::NotConst { path: path.render() })?;
-            }
-        }
+        self.check_choices(node, value, path)?;
 
         self.check_step(node, value, kind, path, depth)?;
 
         if !node.any_of.is_empty() {
-            let mut matched = false;
-            for branch in &node.any_of {
-                if self.probe_branch(*branch, value, path, depth)? {
-                    matched = true;
-                    break;
-                }
-            }
-            if !matched {
-                self.report(|| ArgumentError::NoAnyOfMatch { path: path.render() })?;
-            }
+            self.check_any_of(node, value, path, depth)?;
         }
         if !node.one_of.is_empty() {
-            let mut matches = 0;
-            for branch in &node.one_of {
-                if self.probe_branch(*branch, value, path, depth)? {
-                    matches += 1;
-                    if matches > 1 {
-                        break;
-                    }
-                }
-            }
-            if matches != 1 {
-                self.report(|| ArgumentError::NotExactlyOneOf { path: path.render() })?;
-            }
+            self.check_one_of(node, value, path, depth)?;
         }
         if let Some(negated) = node.not {
-            if self.probe_branch(negated, value, path, depth)? {
-                self.report(|| ArgumentError::MatchesNot { path: path.render() })?;
-            }
+            self.check_not(negated, value, path, depth)?;
         }
         if !node.all_of.is_empty() || node.reference.is_some() {
             self.check_in_place(node, value, path, depth)?;
         }
         Ok(())
-    }
-
-    /// `allOf` entries, then the `$ref` target: they apply in place, so
-    /// their own failures are the value's.
-    #[inline(never)]
-    fn check_in_place(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        let depth = Self::hop(path, depth)?;
-        for entry in node.all_of.iter().chain(&node.reference) {
-            self.check_id(*entry, value, path, depth)?;
-        }
-        Ok(())
-    }
-
-    /// Whether a branch accepts the value. Aborting errors propagate as they
-    /// are; only a `:validation` failure is a mismatch.
-    fn probe_branch(
-        self,
-        branch: NodeId,
-        value: V,
-        path: &Path<'_, V>,
-        depth: usize,
-    ) -> Result<bool, Failure<V>> {
-        let branch = self.node(branch, path)?;
-        let depth = Self::hop(path, depth)?;
-        // A branch whose `type` excludes the value fails at its first check,
-        // in any walk (the depth was checked with the composition's value).
-        if let Some(types) = &branch.types {
-            if !types.set.intersects(type_of(value.kind())) {
-                return Ok(false);
-            }
-        }
-        if let Mode::Optimistic = self.mode {
-            let attempt = self.with_mode(Mode::OptimisticBranch);
-            // A success is final; a failure may be a mismatch or an aborting
-            // error, which only the ordered probe below tells apart.
-            match attempt.check_frame(branch, value, path, depth) {
-                Ok(()) => return Ok(true),
-                Err(Failure::OverBudget) => return Err(Failure::OverBudget),
-                Err(Failure::Mismatch | Failure::Error(_) | Failure::Full) => {}
-            }
-        }
-        let probe = self.with_mode(Mode::Probe);
-        match probe.check_frame(branch, value, path, depth) {
-            Ok(()) => Ok(true),
-            Err(Failure::Mismatch) => Ok(false),
-            Err(Failure::Error(error)) if !error.is_aborting() => Ok(false),
-            Err(failure) => Err(failure),
-        }
-    }
-
-    #[inline(never)]
-    fn check_number(self, node: &Node, value: V, path: &Path<'_, V>) -> Check<V> {
-        let Some(n) = value.number() else {
-            // `kind` said number and `shape` agrees by contract; should they
-            // not, refuse.
-            return Err(Self::abort(ArgumentError::NoAnyOfMatch { path: path.render() }));
-        };
-        // Each bound with the comparisons that violate it, in the contract's order.
-        let bounds: [NumberBound<'_, V>; 4] = [
-            (&node.minimum, Ordering::is_lt, |path, limit| {
-                ArgumentError::BelowMinimum { path, limit }
-            }),
-            (&node.maximum, Ordering::is_gt, |path, limit| {
-                ArgumentError::AboveMaximum { path, limit }
-            }),
-            (&node.exclusive_minimum, Ordering::is_le, |path, limit| {
-                ArgumentError::NotAboveExclusiveMinimum { path, limit }
-            }),
-            (&node.exclusive_maximum, Ordering::is_ge, |path, limit| {
-                ArgumentError::NotBelowExclusiveMaximum { path, limit }
-            }),
-        ];
-        for (bound, violated, error) in bounds {
-            if let Some(bound) = bound {
-                if violated(n.compare(bound)) {
-                    self.report(|| error(path.render(), number_datum(bound)))?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Every binary is checked for UTF-8, whatever the schema: the old module
-    /// counted the code points of every binary it met.
-    #[inline(never)]
-    fn check_string(self, node: &Node, value: V, path: &Path<'_, V>) -> Check<V> {
-        // One pass for UTF-8, one to count code points, one for the pattern
-        // (an asserted format is charged what its check costs, below).
-        let passes = 1 + u64::from(node.checks_lengths) + u64::from(node.pattern.is_some());
-        let text = self.check_text(value, passes, path)?;
-        if node.checks_lengths {
-            let length = text.chars().count() as u64;
-            let bounds = (&node.min_length, &node.max_length);
-            let errors = (
-                (|path, limit| ArgumentError::TooShort { path, limit }) as Bound<V>,
-                (|path, limit| ArgumentError::TooLong { path, limit }) as Bound<V>,
-            );
-            self.check_count(length, bounds, errors, path)?;
-        }
-        if let Some(pattern) = &node.pattern {
-            match pattern.search(text) {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.report(|| ArgumentError::PatternMismatch { path: path.render() })?;
-                }
-                Err(_) => return Err(Self::abort(ArgumentError::PatternLimit { path: path.render() })),
-            }
-        }
-        if let Some(format) = node.format {
-            self.budget.charge(format.units(text))?;
-            if !format.check(text) {
-                self.report(|| ArgumentError::FormatMismatch {
-                    path: path.render(),
-                    format: format.name(),
-                })?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The text of a binary, charged `passes` scans of its bytes; an
-    /// aborting failure when it is not UTF-8.
-    #[inline]
-    fn check_text(self, value: V, passes: u64, path: &Path<'_, V>) -> Result<&'a str, Failure<V>> {
-        // The bytes are read once: finding them can be a call into the runtime.
-        let bytes = value.bytes();
-        let size = bytes.map_or(0, <[u8]>::len);
-        self.budget.charge(passes * (size as u64 / 16))?;
-        bytes
-            .and_then(|bytes| value.text_of(bytes))
-            .ok_or_else(|| Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }))
-    }
-
-    /// A count against its inclusive bounds (`minLength`/`maxLength`,
-    /// `minItems`/`maxItems`), the lower bound first.
-    fn check_count(
-        self,
-        count: u64,
-        (min, max): (&Option<Count>, &Option<Count>),
-        (too_few, too_many): (Bound<V>, Bound<V>),
-        path: &Path<'_, V>,
-    ) -> Check<V> {
-        if let Some(min) = min {
-            if count < min.value {
-                self.report(|| too_few(path.render(), number_datum(&min.written)))?;
-            }
-        }
-        if let Some(max) = max {
-            if count > max.value {
-                self.report(|| too_many(path.render(), number_datum(&max.written)))?;
-            }
-        }
-        Ok(())
-    }
-
-    #[inline(never)]
-    fn check_array(self, node: &Node, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        // Counting cells is itself work: stop counting when the budget ends.
-        let length = match value.list_len_within(self.budget.left()) {
-            ListLength::Proper(length) => length,
-            ListLength::Improper => {
-                return Err(Self::abort(ArgumentError::ImproperList { path: path.render() }));
-            }
-            ListLength::Longer => return Err(Failure::OverBudget),
-        };
-        self.budget.charge(length as u64 / 8)?;
-        let bounds = (&node.min_items, &node.max_items);
-        let errors = (
-            (|path, limit| ArgumentError::TooFewItems { path, limit }) as Bound<V>,
-            (|path, limit| ArgumentError::TooManyItems { path, limit }) as Bound<V>,
-        );
-        self.check_count(length as u64, bounds, errors, path)?;
-        if node.unique_items {
-            self.check_unique(value, length, path, depth)?;
-        }
-        let prefix = &node.prefix_items;
-        if prefix.is_empty() && node.items.is_none() {
-            return Ok(());
-        }
-        for (index, item) in value.list_items().enumerate() {
-            let schema = match prefix.get(index) {
-                Some(schema) => *schema,
-                None => match node.items {
-                    Some(schema) => schema,
-                    None => break,
-                },
-            };
-            let item_path = path.child(Segment::Index(index));
-            self.check_id(schema, item, &item_path, depth + 1)?;
-        }
-        Ok(())
-    }
-
-    /// `uniqueItems: true`: the elements' keys (see `unique`), sorted, hold
-    /// no two equal. Elements that have no key (terms that are not JSON)
-    /// cannot be compared: the list is refused as if they were equal.
-    #[inline(never)]
-    fn check_unique(self, value: V, length: usize, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        let depth_left = MAX_ARGUMENT_DEPTH.saturating_sub(levels(depth));
-        let mut keys = Vec::with_capacity(length);
-        let mut comparable = true;
-        for (index, item) in value.list_items().enumerate() {
-            let mut key = Vec::new();
-            // Written only as far as the budget left could pay for: past
-            // that, the charge below would refuse it anyway.
-            let mut room = unique::Room::within(self.budget, 0);
-            match unique::write_key(item, depth_left, &mut key, &mut room) {
-                Ok(()) => {}
-                Err(unique::NoKey::TooLong) => {
-                    // More than the budget has left: it is spent, as the
-                    // charge for the whole key would have spent it.
-                    let _ = self.budget.charge(u64::MAX);
-                    return Err(Failure::OverBudget);
-                }
-                Err(unique::NoKey::TooDeep) => {
-                    return Err(Self::too_deep(&path.child(Segment::Index(index))))
-                }
-                Err(unique::NoKey::NotJson) => {
-                    comparable = false;
-                    break;
-                }
-            }
-            self.budget.charge(1 + key.len() as u64 / 16)?;
-            keys.push(key);
-        }
-        // Sorting compares keys about log2(n) times each.
-        self.budget.charge(
-            (keys.len() as u64).saturating_mul(u64::from(usize::BITS - keys.len().leading_zeros())),
-        )?;
-        keys.sort_unstable();
-        if !comparable || keys.windows(2).any(|pair| pair.first() == pair.get(1)) {
-            self.report(|| ArgumentError::DuplicateItems { path: path.render() })?;
-        }
-        Ok(())
-    }
-
-    /// `required` (list order), then `properties` (schema order), then the
-    /// additional keys (argument order).
-    fn check_object(self, rules: &ObjectRules, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        self.budget.charge(value.map_len() as u64)?;
-        match (&self.mode, &rules.one_pass) {
-            (Mode::Optimistic | Mode::OptimisticBranch, Some(one_pass)) => {
-                self.check_object_once(rules, one_pass, value, path, depth)
-            }
-            _ => self.check_object_walked(rules, value, path, depth),
-        }
-    }
-
-    /// Every key in argument order, each checked as it comes; `required`
-    /// last, as a set. Any failure is a bare mismatch, and so is a key that
-    /// is not a binary (the ordered walk reads those).
-    fn check_object_once(
-        self,
-        rules: &ObjectRules,
-        one_pass: &OnePass,
-        value: V,
-        path: &Path<'_, V>,
-        depth: usize,
-    ) -> Check<V> {
-        let mut seen = 0u64;
-        for (key, item) in value.map_entries() {
-            let name = key.bytes().ok_or(Failure::Mismatch)?;
-            if let Some(entry) = rules.find(name) {
-                seen |= entry.bit;
-                if let Some(property) = entry.property.and_then(|index| rules.properties.get(index)) {
-                    let item_path = path.child(Segment::Property(&property.name));
-                    self.check_id(property.schema, item, &item_path, depth + 1)?;
-                    continue;
-                }
-            }
-            match &rules.additional {
-                Additional::Allow => {}
-                Additional::Deny => return Err(Failure::Mismatch),
-                Additional::Schema(schema) => {
-                    let item_path = path.child(Segment::Key(key));
-                    self.check_id(*schema, item, &item_path, depth + 1)?;
-                }
-            }
-        }
-        if seen & one_pass.required != one_pass.required {
-            return Err(Failure::Mismatch);
-        }
-        Ok(())
-    }
-
-    /// For maps read by a walk: one pass over the entries fills a slot per
-    /// distinct name, then the slots are read.
-    fn check_object_walked(
-        self,
-        rules: &ObjectRules,
-        value: V,
-        path: &Path<'_, V>,
-        depth: usize,
-    ) -> Check<V> {
-        const INLINE: usize = 16;
-        let slot_count = rules.slot_count();
-        let needed = slot_count + rules.properties.len();
-        let mut inline: [Option<V>; INLINE] = [None; INLINE];
-        let mut heap: Vec<Option<V>>;
-        let buffer: &mut [Option<V>] = if needed <= INLINE {
-            inline.get_mut(..needed).unwrap_or_default()
-        } else {
-            heap = vec![None; needed];
-            &mut heap
-        };
-        let (by_name, by_atom) = buffer.split_at_mut(slot_count);
-
-        let mut has_extra = false;
-        for (key, item) in value.map_entries() {
-            has_extra |= !Self::note_key(rules, key, item, by_name, by_atom);
-        }
-
-        for required in &rules.required {
-            if by_name.get(required.slot).copied().flatten().is_none() {
-                self.report(|| ArgumentError::MissingRequired {
-                    path: path.render(),
-                    property: required.name.clone(),
-                })?;
-            }
-        }
-        if !rules.dependent.is_empty() {
-            self.check_dependent(rules, by_name, path)?;
-        }
-
-        for (index, property) in rules.properties.iter().enumerate() {
-            let by_own_atom = match property.atom {
-                Some(_) => by_atom.get(index).copied().flatten(),
-                None => None,
-            };
-            let found = by_own_atom.or_else(|| by_name.get(property.slot).copied().flatten());
-            if let Some(item) = found {
-                let item_path = path.child(Segment::Property(&property.name));
-                self.check_id(property.schema, item, &item_path, depth + 1)?;
-            }
-        }
-
-        if has_extra {
-            self.check_additional(rules, value, path, depth)?;
-        }
-        if let Some(names) = rules.property_names {
-            self.check_property_names(names, value, path, depth)?;
-        }
-        Ok(())
-    }
-
-    /// `dependentRequired`: for each name present (as a binary key), the
-    /// names it requires, in list order.
-    #[inline(never)]
-    fn check_dependent(self, rules: &ObjectRules, by_name: &[Option<V>], path: &Path<'_, V>) -> Check<V> {
-        for dependent in &rules.dependent {
-            if by_name.get(dependent.slot).copied().flatten().is_none() {
-                continue;
-            }
-            for required in &dependent.required {
-                if by_name.get(required.slot).copied().flatten().is_none() {
-                    self.report(|| ArgumentError::MissingRequired {
-                        path: path.render(),
-                        property: required.name.clone(),
-                    })?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// `propertyNames`: each key of the map (in its order), as a string,
-    /// against the schema. A key that fails is reported as written; an
-    /// aborting failure inside (a pattern's work limit) ends the walk at
-    /// the map's path.
-    #[inline(never)]
-    fn check_property_names(self, names: NodeId, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        let schema = self.node(names, path)?;
-        for (key, _) in value.map_entries() {
-            let owned;
-            let name: &[u8] = match key.shape() {
-                Shape::Binary(bytes) => bytes,
-                Shape::Atom | Shape::Nil | Shape::Bool(_) => {
-                    owned = key.atom_name().unwrap_or_default();
-                    owned.as_bytes()
-                }
-                Shape::Number(Number::Int(n)) => {
-                    owned = n.to_string();
-                    owned.as_bytes()
-                }
-                Shape::Number(Number::Big(n)) => {
-                    owned = n.to_string();
-                    owned.as_bytes()
-                }
-                _ => return Err(Self::abort(ArgumentError::KeyNotString { path: path.render() })),
-            };
-            let probe: Walk<'_, Text<'_>> = Walk {
-                mode: Mode::Probe,
-                budget: self.budget,
-                nodes: self.nodes,
-            };
-            let key_path = root_path();
-            match probe.check_frame(schema, Text(name), &key_path, depth + 1) {
-                Ok(()) => {}
-                Err(Failure::OverBudget) => return Err(Failure::OverBudget),
-                Err(Failure::Error(error)) if error.is_aborting() => {
-                    return Err(Self::abort(error.at(path.render())));
-                }
-                Err(_) => self.report(|| ArgumentError::PropertyNameNotAllowed {
-                    path: path.render(),
-                    key,
-                })?,
-            }
-        }
-        Ok(())
-    }
-
-    /// The keys no property names, in argument order, against
-    /// `additionalProperties`.
-    fn check_additional(self, rules: &ObjectRules, value: V, path: &Path<'_, V>, depth: usize) -> Check<V> {
-        let extras = value
-            .map_entries()
-            .filter(|(key, _)| !Self::is_named(rules, *key));
-        match &rules.additional {
-            Additional::Allow => Ok(()),
-            Additional::Deny => {
-                // A first-error walk stops at the first; an all-errors walk
-                // lists them all.
-                for (key, _) in extras {
-                    self.report(|| ArgumentError::AdditionalNotAllowed {
-                        path: path.render(),
-                        key,
-                    })?;
-                }
-                Ok(())
-            }
-            Additional::Schema(schema) => {
-                for (key, item) in extras {
-                    match key.shape() {
-                        Shape::Binary(_)
-                        | Shape::Atom
-                        | Shape::Nil
-                        | Shape::Bool(_)
-                        | Shape::Number(Number::Int(_) | Number::Big(_)) => {}
-                        _ => return Err(Self::abort(ArgumentError::KeyNotString { path: path.render() })),
-                    }
-                    let item_path = path.child(Segment::Key(key));
-                    self.check_id(*schema, item, &item_path, depth + 1)?;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Records a key's value in its slot; returns whether the key is named
-    /// by `properties` (so is not additional).
-    fn note_key(
-        rules: &ObjectRules,
-        key: V,
-        item: V,
-        by_name: &mut [Option<V>],
-        by_atom: &mut [Option<V>],
-    ) -> bool {
-        match key.shape() {
-            Shape::Binary(name) => match rules.find(name) {
-                Some(entry) => {
-                    if let Some(cell) = by_name.get_mut(entry.slot) {
-                        *cell = Some(item);
-                    }
-                    entry.property.is_some()
-                }
-                None => false,
-            },
-            Shape::Atom | Shape::Nil | Shape::Bool(_) => {
-                if let Some(index) = key.atom_id().and_then(|id| rules.find_atom(id)) {
-                    if let Some(cell) = by_atom.get_mut(index) {
-                        *cell = Some(item);
-                    }
-                    return true;
-                }
-                Self::atom_names_property(rules, key)
-            }
-            _ => false,
-        }
-    }
-
-    fn is_named(rules: &ObjectRules, key: V) -> bool {
-        match key.shape() {
-            Shape::Binary(name) => rules.find(name).is_some_and(|entry| entry.property.is_some()),
-            Shape::Atom | Shape::Nil | Shape::Bool(_) => {
-                key.atom_id().and_then(|id| rules.find_atom(id)).is_some()
-                    || Self::atom_names_property(rules, key)
-            }
-            _ => false,
-        }
-    }
-
-    /// An atom key whose name is a property's string form (the slow path:
-    /// the atom was not written in the schema).
-    fn atom_names_property(rules: &ObjectRules, key: V) -> bool {
-        key.atom_name()
-            .and_then(|name| rules.find(name.as_bytes()).map(|entry| entry.property.is_some()))
-            .unwrap_or(false)
     }
 }

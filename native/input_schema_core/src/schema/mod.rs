@@ -3,7 +3,6 @@
 //! immutable tree (`Node`) that the validator walks. It knows nothing of the
 //! BEAM and nothing of arguments.
 
-mod arrays;
 mod cycles;
 mod keyword;
 mod object;
@@ -16,12 +15,14 @@ use std::sync::{Arc, OnceLock};
 use crate::budget::Budget;
 use crate::error::{BudgetReason, SchemaError};
 use crate::format::Format;
-use crate::pattern::{Pattern, PatternError};
-use crate::standard::dialect::Dialect;
+use crate::keywords::{applicators, arrays, numbers, objects, strings, types};
+use crate::pattern::Pattern;
 pub use crate::standard::FormatMode;
-use crate::value::{equals, push_pointer_token as push_token, Datum, DatumError, Number, Shape, Value};
+use crate::value::{push_pointer_token as push_token, Datum, Number, Shape, Value};
 
+pub use crate::keywords::types::Choices;
 pub use keyword::{Keyword, TypeSet, KEYWORD_COUNT};
+pub(crate) use object::{object_rules, DependentSource, PropertySource};
 pub use object::{Additional, Dependent, Name, NameKey, ObjectRules, OnePass, Property, Required};
 
 /// Deepest schema accepted, counted in nested maps and lists of the schema
@@ -43,49 +44,6 @@ pub struct Count {
 pub struct Types {
     pub set: TypeSet,
     pub written: Datum,
-}
-
-/// The choices of an `enum`, with the string ones keyed for a lookup that
-/// compares words, not bytes (most string enums are short words).
-#[derive(Debug)]
-pub struct Choices {
-    pub all: Vec<Datum>,
-    /// Each binary choice's key and its index in `all`.
-    binaries: Vec<(NameKey, usize)>,
-}
-
-impl Choices {
-    fn new(all: Vec<Datum>) -> Choices {
-        let binaries = all
-            .iter()
-            .enumerate()
-            .filter_map(|(index, choice)| match choice {
-                Datum::Binary(bytes) => Some((NameKey::of(bytes), index)),
-                _ => None,
-            })
-            .collect();
-        Choices { all, binaries }
-    }
-
-    /// Whether a value equals (Erlang `==`) one of the choices.
-    #[inline]
-    pub fn contain<'a, V: Value<'a>>(&self, value: V) -> bool {
-        match value.bytes() {
-            Some(bytes) => self.contain_binary(bytes),
-            None => self.all.iter().any(|choice| equals(value, choice)),
-        }
-    }
-
-    /// Whether a binary equals one of the choices (only a binary choice
-    /// with the same bytes can).
-    #[inline(always)]
-    fn contain_binary(&self, bytes: &[u8]) -> bool {
-        let key = NameKey::of(bytes);
-        self.binaries.iter().any(|(k, index)| {
-            *k == key
-                && matches!(self.all.get(*index), Some(Datum::Binary(b)) if NameKey::same_rest(key, b, bytes))
-        })
-    }
 }
 
 /// A node of a compiled schema's arena ([`CompiledSchema::node`]).
@@ -215,11 +173,11 @@ impl Node {
     }
 }
 
-type Slots<V> = [Option<(V, bool)>; KEYWORD_COUNT];
+pub(crate) type Slots<V> = [Option<(V, bool)>; KEYWORD_COUNT];
 
 /// One step of a location inside a schema.
 #[derive(Debug, Clone, Copy)]
-enum Step<'p> {
+pub(crate) enum Step<'p> {
     Root,
     Keyword(&'static str),
     Name(&'p [u8]),
@@ -230,20 +188,20 @@ enum Step<'p> {
 /// JSON Pointer only when a check fails (or, on the pass that records
 /// locations for `$ref`, for every subschema).
 #[derive(Debug, Clone, Copy)]
-struct SchemaPath<'p, V> {
+pub(crate) struct SchemaPath<'p, V> {
     parent: Option<&'p SchemaPath<'p, V>>,
     step: Step<'p>,
-    cx: &'p Context<'p, V>,
+    pub(crate) cx: &'p Context<'p, V>,
 }
 
 /// One compilation: what it may spend, the arena it fills, and what `$ref`
 /// needs (the document's root, the locations of its subschemas, the
 /// references met).
 #[derive(Debug)]
-struct Context<'b, V> {
+pub(crate) struct Context<'b, V> {
     budget: &'b Budget,
-    cached_patterns_only: bool,
-    formats: FormatMode,
+    pub(crate) cached_patterns_only: bool,
+    pub(crate) formats: FormatMode,
     /// Units spent so far against [`COMPILE_BUDGET`]: every charge, and the
     /// build units of every pattern met, whether it was built now or before.
     spent: Cell<u64>,
@@ -300,7 +258,7 @@ const LOCATION_UNITS: u64 = 10;
 const REF_UNITS: u64 = 60;
 
 impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
-    fn child(&'p self, step: Step<'p>) -> SchemaPath<'p, V> {
+    pub(crate) fn child(&'p self, step: Step<'p>) -> SchemaPath<'p, V> {
         SchemaPath {
             parent: Some(self),
             step,
@@ -308,7 +266,7 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
         }
     }
 
-    fn keyword(&'p self, keyword: Keyword) -> SchemaPath<'p, V> {
+    pub(crate) fn keyword(&'p self, keyword: Keyword) -> SchemaPath<'p, V> {
         self.child(Step::Keyword(keyword.name()))
     }
 
@@ -337,7 +295,7 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
         })
     }
 
-    fn fail(&self, error: SchemaError<V>) -> Stop<V> {
+    pub(crate) fn fail(&self, error: SchemaError<V>) -> Stop<V> {
         Stop::Failure(SchemaFailure {
             error,
             pointer: self.pointer(),
@@ -347,12 +305,12 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
     /// Charges work against the schema's compile budget (over it, the
     /// schema is rejected) and the caller's budget (over it, the caller
     /// hands the call to a dirty scheduler).
-    fn charge(&self, units: u64) -> Compiled<(), V> {
+    pub(crate) fn charge(&self, units: u64) -> Compiled<(), V> {
         self.spend(units, BudgetReason::Work)?;
         self.cx.budget.charge(units).map_err(|_| Stop::OverBudget)
     }
 
-    fn spend(&self, units: u64, reason: BudgetReason) -> Compiled<(), V> {
+    pub(crate) fn spend(&self, units: u64, reason: BudgetReason) -> Compiled<(), V> {
         let spent = self.cx.spent.get().saturating_add(units);
         if spent > self.cx.limit {
             return Err(self.fail(SchemaError::CompileBudget(reason)));
@@ -379,7 +337,7 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
 
     /// A boolean schema at this location: a node of its own on the pass
     /// that records locations (a `$ref` may name it), nothing otherwise.
-    fn record_boolean(&self, value: bool) -> Compiled<(), V> {
+    pub(crate) fn record_boolean(&self, value: bool) -> Compiled<(), V> {
         if self.cx.located.is_some() {
             self.add(Box::new(Node::boolean(value)))?;
         }
@@ -407,13 +365,13 @@ pub enum CompileStop<V> {
 /// Why a pass stopped: a [`CompileStop`], or a `$ref` met by a pass that
 /// does not record locations.
 #[derive(Debug)]
-enum Stop<V> {
+pub(crate) enum Stop<V> {
     Failure(SchemaFailure<V>),
     OverBudget,
     Restart,
 }
 
-type Compiled<T, V> = Result<T, Stop<V>>;
+pub(crate) type Compiled<T, V> = Result<T, Stop<V>>;
 
 /// Checks a tool schema (a map) and compiles it. The root must be an object
 /// schema; then it is checked like every subschema.
@@ -574,7 +532,7 @@ fn is_object_root_type<'a, V: Value<'a>>(value: V) -> bool {
 }
 
 /// A type name written as an atom or a binary.
-fn type_name<'a, V: Value<'a>>(value: V) -> Option<Vec<u8>> {
+pub(crate) fn type_name<'a, V: Value<'a>>(value: V) -> Option<Vec<u8>> {
     match value.shape() {
         Shape::Binary(bytes) => Some(bytes.to_vec()),
         Shape::Atom | Shape::Nil | Shape::Bool(_) => value.atom_name().map(String::into_bytes),
@@ -641,7 +599,11 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
 
 /// Every subschema map is compiled here, the compiler's one recursive step
 /// (`stack::deep`).
-fn compile_node<'a, V: Value<'a>>(schema: V, depth: usize, path: &SchemaPath<'_, V>) -> Compiled<NodeId, V> {
+pub(crate) fn compile_node<'a, V: Value<'a>>(
+    schema: V,
+    depth: usize,
+    path: &SchemaPath<'_, V>,
+) -> Compiled<NodeId, V> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(path.fail(SchemaError::SchemaTooDeep));
     }
@@ -668,7 +630,7 @@ fn finish_node<'a, V: Value<'a>>(
 
 /// A subschema: a map, or the boolean schema `true` or `false`; anything
 /// else fails with the message of its position.
-fn compile_subschema<'a, V: Value<'a>>(
+pub(crate) fn compile_subschema<'a, V: Value<'a>>(
     schema: V,
     depth: usize,
     path: &SchemaPath<'_, V>,
@@ -684,7 +646,7 @@ fn compile_subschema<'a, V: Value<'a>>(
     }
 }
 
-fn get<V: Copy>(slots: &Slots<V>, keyword: Keyword) -> Option<V> {
+pub(crate) fn get<V: Copy>(slots: &Slots<V>, keyword: Keyword) -> Option<V> {
     slots
         .get(keyword.index())
         .copied()
@@ -692,54 +654,8 @@ fn get<V: Copy>(slots: &Slots<V>, keyword: Keyword) -> Option<V> {
         .map(|(value, _)| value)
 }
 
-fn number<'a, V: Value<'a>>(
-    slots: &Slots<V>,
-    keyword: Keyword,
-    path: &SchemaPath<'_, V>,
-) -> Compiled<Option<Number>, V> {
-    match get(slots, keyword).map(|v| v.shape()) {
-        None => Ok(None),
-        Some(Shape::Number(n)) => Ok(Some(n)),
-        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotNumber(keyword.name()))),
-    }
-}
-
-/// `exclusiveMinimum`/`exclusiveMaximum`: a number (2020-12), or the
-/// draft-04 boolean that makes `minimum`/`maximum` exclusive: `true` moves
-/// the inclusive bound to the exclusive one; `false`, or `true` without the
-/// bound, changes nothing.
-fn exclusive<'a, V: Value<'a>>(
-    slots: &Slots<V>,
-    keyword: Keyword,
-    path: &SchemaPath<'_, V>,
-    inclusive: &mut Option<Number>,
-) -> Compiled<Option<Number>, V> {
-    match get(slots, keyword).map(|v| v.shape()) {
-        None | Some(Shape::Bool(false)) => Ok(None),
-        Some(Shape::Bool(true)) => Ok(inclusive.take()),
-        Some(Shape::Number(n)) => Ok(Some(n)),
-        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotNumber(keyword.name()))),
-    }
-}
-
-fn count<'a, V: Value<'a>>(
-    slots: &Slots<V>,
-    keyword: Keyword,
-    path: &SchemaPath<'_, V>,
-) -> Compiled<Option<Count>, V> {
-    match get(slots, keyword).map(|v| v.shape()) {
-        None => Ok(None),
-        Some(Shape::Number(n)) => match n.as_count() {
-            // `as_count` takes integers only: `1.0` is not a count.
-            Some(value) => Ok(Some(Count { value, written: n })),
-            _ => Err(path.keyword(keyword).fail(SchemaError::NotCount(keyword.name()))),
-        },
-        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotCount(keyword.name()))),
-    }
-}
-
 /// A non-empty proper list, for `oneOf`/`anyOf`/`allOf`/`prefixItems`/`type`.
-fn non_empty_list<'a, V: Value<'a>>(value: V) -> bool {
+pub(crate) fn non_empty_list<'a, V: Value<'a>>(value: V) -> bool {
     value.shape() == Shape::List && value.list_len().is_some_and(|n| n > 0)
 }
 
@@ -789,81 +705,14 @@ fn compile_assertions<'a, V: Value<'a>>(
         }
     }
 
-    if let Some(value) = get(slots, Keyword::Type) {
-        node.types = Some(compile_type(value).map_err(|e| path.keyword(Keyword::Type).fail(e))?);
-    }
+    types::gateway_type(slots, path, node)?;
+    types::gateway_choices(slots, depth, path, node)?;
+    numbers::gateway_bounds(slots, path, node)?;
 
-    if let Some(value) = get(slots, Keyword::Enum) {
-        let at = path.keyword(Keyword::Enum);
-        if value.shape() != Shape::List || value.list_len().is_none() {
-            return Err(at.fail(SchemaError::MalformedEnum));
-        }
-        path.charge(value.list_len().unwrap_or(0) as u64)?;
-        let mut choices = Vec::new();
-        for (index, choice) in value.list_items().enumerate() {
-            let datum = json_datum(choice, depth + 1, SchemaError::MalformedEnum)
-                .map_err(|e| at.child(Step::Index(index)).fail(e))?;
-            path.charge(datum_units(&datum))?;
-            choices.push(datum);
-        }
-        node.choices = Some(Choices::new(choices));
-    }
-    if let Some(value) = get(slots, Keyword::Const) {
-        let datum = json_datum(value, depth, SchemaError::MalformedConst)
-            .map_err(|e| path.keyword(Keyword::Const).fail(e))?;
-        path.charge(datum_units(&datum))?;
-        node.constant = Some(datum);
-    }
-
-    node.minimum = number(slots, Keyword::Minimum, path)?;
-    node.maximum = number(slots, Keyword::Maximum, path)?;
-    node.exclusive_minimum = exclusive(slots, Keyword::ExclusiveMinimum, path, &mut node.minimum)?;
-    node.exclusive_maximum = exclusive(slots, Keyword::ExclusiveMaximum, path, &mut node.maximum)?;
-
-    node.min_length = count(slots, Keyword::MinLength, path)?;
-    node.max_length = count(slots, Keyword::MaxLength, path)?;
-    node.min_items = count(slots, Keyword::MinItems, path)?;
-    node.max_items = count(slots, Keyword::MaxItems, path)?;
-    if let Some(value) = get(slots, Keyword::UniqueItems) {
-        let Shape::Bool(unique) = value.shape() else {
-            return Err(path
-                .keyword(Keyword::UniqueItems)
-                .fail(SchemaError::AnnotationNotBoolean("uniqueItems")));
-        };
-        node.unique_items = unique;
-    }
-
-    if let Some(value) = get(slots, Keyword::Pattern) {
-        let at = path.keyword(Keyword::Pattern);
-        let Shape::Binary(source) = value.shape() else {
-            return Err(at.fail(SchemaError::PatternNotString));
-        };
-        let pattern = if path.cx.cached_patterns_only {
-            Pattern::find_shared(source).ok_or(Stop::OverBudget)?
-        } else {
-            Pattern::compile_shared(source).map_err(|e| {
-                at.fail(match e {
-                    PatternError::TooLarge => SchemaError::PatternTooLarge,
-                    // `NeedsBacktracking` comes from the standard grammar only.
-                    PatternError::Unsupported | PatternError::NeedsBacktracking => {
-                        SchemaError::PatternUnsupported
-                    }
-                    PatternError::Invalid => SchemaError::PatternInvalid,
-                })
-            })?
-        };
-        // Built now or before, a pattern costs what building it costs.
-        at.spend(pattern.build_units(), BudgetReason::Patterns)?;
-        node.pattern = Some(pattern);
-    }
-    if path.cx.formats == FormatMode::Assert {
-        // A string, as the annotation check above made sure.
-        if let Some(Shape::Binary(name)) = get(slots, Keyword::Format).map(|value| value.shape()) {
-            node.format = std::str::from_utf8(name)
-                .ok()
-                .and_then(|name| Format::lookup(name, Dialect::Draft2020_12));
-        }
-    }
+    strings::gateway_lengths(slots, path, node)?;
+    arrays::gateway_counts(slots, path, node)?;
+    strings::gateway_pattern(slots, path, node)?;
+    strings::gateway_format(slots, path, node);
     Ok(())
 }
 
@@ -874,37 +723,12 @@ fn compile_children<'a, V: Value<'a>>(
     path: &SchemaPath<'_, V>,
     node: &mut Node,
 ) -> Compiled<(), V> {
-    let (object, has_object_keywords) = object::compile_object(slots, depth, path)?;
+    let (object, has_object_keywords) = objects::gateway_object(slots, depth, path)?;
     node.object = object;
 
-    let has_array_keywords = arrays::compile_arrays(slots, depth, path, node)?;
+    let has_array_keywords = arrays::gateway_items(slots, depth, path, node)?;
 
-    if let Some(value) = get(slots, Keyword::Not) {
-        let at = path.keyword(Keyword::Not);
-        node.not = Some(compile_subschema(
-            value,
-            depth + 1,
-            &at,
-            SchemaError::MalformedNot,
-        )?);
-    }
-    if let Some(value) = get(slots, Keyword::OneOf) {
-        let at = path.keyword(Keyword::OneOf);
-        node.one_of = compile_branches(value, depth, &at, SchemaError::MalformedOneOf)?;
-    }
-    if let Some(value) = get(slots, Keyword::AnyOf) {
-        let at = path.keyword(Keyword::AnyOf);
-        node.any_of = compile_branches(value, depth, &at, SchemaError::MalformedAnyOf)?;
-    }
-    if !node.one_of.is_empty() && !node.any_of.is_empty() {
-        return Err(path
-            .keyword(Keyword::AnyOf)
-            .fail(SchemaError::CombinedCompositions));
-    }
-    if let Some(value) = get(slots, Keyword::AllOf) {
-        let at = path.keyword(Keyword::AllOf);
-        node.all_of = compile_branches(value, depth, &at, SchemaError::MalformedAllOf)?;
-    }
+    applicators::gateway_compositions(slots, depth, path, node)?;
     for keyword in [Keyword::Defs, Keyword::Definitions] {
         if let Some(value) = get(slots, keyword) {
             compile_definitions(value, depth, &path.keyword(keyword), keyword)?;
@@ -979,102 +803,6 @@ impl Node {
     fn names_type(&self, types: TypeSet) -> bool {
         self.types.as_ref().is_some_and(|t| t.set.intersects(types))
     }
-}
-
-/// Work units for an `enum` choice or `const` value: reading it and
-/// building its copy cost about a unit per 16 bytes of the copy.
-fn datum_units(datum: &Datum) -> u64 {
-    (datum.approximate_bytes() / 16) as u64
-}
-
-fn json_datum<'a, V: Value<'a>>(
-    value: V,
-    depth: usize,
-    malformed: SchemaError<V>,
-) -> Result<Datum, SchemaError<V>> {
-    let depth_left = MAX_SCHEMA_DEPTH.saturating_sub(depth);
-    Datum::from_json_value(value, depth_left).map_err(|e| match e {
-        DatumError::NotJson => malformed,
-        DatumError::TooDeep => SchemaError::SchemaTooDeep,
-    })
-}
-
-fn compile_type<'a, V: Value<'a>>(value: V) -> Result<Types, SchemaError<V>> {
-    match value.shape() {
-        Shape::Binary(_) | Shape::Atom | Shape::Nil | Shape::Bool(_) => {
-            let name = type_name(value).unwrap_or_default();
-            let set = TypeSet::from_name(&name).ok_or(SchemaError::UnsupportedType(value))?;
-            Ok(Types {
-                set,
-                written: written_name(value, name),
-            })
-        }
-        Shape::List if non_empty_list(value) => {
-            let mut set = TypeSet::EMPTY;
-            let mut written = Vec::new();
-            for item in value.list_items() {
-                let name = match item.shape() {
-                    Shape::Binary(_) | Shape::Atom | Shape::Nil | Shape::Bool(_) => type_name(item),
-                    _ => None,
-                };
-                let Some(name) = name else {
-                    return Err(SchemaError::MalformedType);
-                };
-                let one = TypeSet::from_name(&name).ok_or(SchemaError::MalformedType)?;
-                if set.intersects(one) {
-                    return Err(SchemaError::MalformedType);
-                }
-                set = set.union(one);
-                written.push(written_name(item, name));
-            }
-            Ok(Types {
-                set,
-                written: Datum::List(written),
-            })
-        }
-        _ => Err(SchemaError::MalformedType),
-    }
-}
-
-/// A type name as written: a binary stays a binary, an atom an atom.
-fn written_name<'a, V: Value<'a>>(value: V, name: Vec<u8>) -> Datum {
-    match value.shape() {
-        Shape::Binary(_) => Datum::Binary(name.into()),
-        _ => Datum::Atom(String::from_utf8_lossy(&name).into()),
-    }
-}
-
-#[inline(never)]
-fn compile_branches<'a, V: Value<'a>>(
-    value: V,
-    depth: usize,
-    path: &SchemaPath<'_, V>,
-    malformed: SchemaError<V>,
-) -> Compiled<Vec<NodeId>, V> {
-    if !non_empty_list(value) {
-        return Err(path.fail(malformed));
-    }
-    compile_entries(value, depth, path)
-}
-
-/// The entries of a proper list of subschemas, each at `path/index` (a list
-/// and a schema: two levels deeper).
-fn compile_entries<'a, V: Value<'a>>(
-    value: V,
-    depth: usize,
-    path: &SchemaPath<'_, V>,
-) -> Compiled<Vec<NodeId>, V> {
-    let mut entries = Vec::new();
-    for (index, entry) in value.list_items().enumerate() {
-        let at = path.child(Step::Index(index));
-        entries.push(compile_subschema(
-            entry,
-            depth + 2,
-            &at,
-            SchemaError::SubschemaNotMap,
-        )?);
-    }
-    Ok(entries)
 }
 
 #[cfg(test)]

@@ -1,12 +1,12 @@
-//! Object keywords: `properties`, `required`, `dependentRequired`,
-//! `additionalProperties` and `propertyNames`, compiled for a lookup of each
-//! argument key by its string form (see `ObjectRules`).
+//! The gateway's name tables: what its object keywords (`properties`,
+//! `required`, `dependentRequired`, `additionalProperties`, `propertyNames`;
+//! compiled and checked in `keywords/objects.rs`) compile to, for a lookup
+//! of each argument key by its string form (see `ObjectRules`).
 
 use std::collections::HashMap;
 
-use super::{compile_subschema, get, Compiled, Keyword, NodeId, SchemaPath, Slots, Step};
-use crate::error::SchemaError;
-use crate::value::{AtomId, Shape, Value};
+use super::NodeId;
+use crate::value::AtomId;
 
 /// What happens to keys not named in `properties`.
 #[derive(Debug)]
@@ -59,7 +59,7 @@ impl NameKey {
     /// Reads the head in at most three loads and no loop. Overlapping
     /// loads put equal bytes at equal places, so OR-ing them is exact.
     #[inline]
-    pub(super) fn of(name: &[u8]) -> NameKey {
+    pub(crate) fn of(name: &[u8]) -> NameKey {
         let len = name.len();
         let head = if let Some(word) = name.first_chunk::<8>() {
             u64::from_le_bytes(*word)
@@ -81,7 +81,7 @@ impl NameKey {
     /// the head) settle it in one comparison; past that, the bytes after the
     /// head are compared.
     #[inline]
-    pub(super) fn same_rest(key: NameKey, a: &[u8], b: &[u8]) -> bool {
+    pub(crate) fn same_rest(key: NameKey, a: &[u8], b: &[u8]) -> bool {
         if key.len <= NameKey::HEAD {
             true
         } else if key.len <= 2 * NameKey::HEAD {
@@ -184,7 +184,7 @@ impl ObjectRules {
         self.properties.iter().position(|p| p.atom == Some(atom))
     }
 
-    fn is_trivial(&self) -> bool {
+    pub(crate) fn is_trivial(&self) -> bool {
         self.properties.is_empty()
             && self.required.is_empty()
             && matches!(self.additional, Additional::Allow)
@@ -217,167 +217,14 @@ impl ObjectRules {
 
 /// A `dependentRequired` entry before slots are assigned: the name and the
 /// names it requires.
-type DependentSource = (Box<[u8]>, Vec<Box<[u8]>>);
+pub(crate) type DependentSource = (Box<[u8]>, Vec<Box<[u8]>>);
 
 /// A property before slots are assigned: string form, atom identity, schema.
-type PropertySource = (Box<[u8]>, Option<AtomId>, NodeId);
-
-#[inline(never)]
-fn compile_properties<'a, V: Value<'a>>(
-    value: V,
-    depth: usize,
-    path: &SchemaPath<'_, V>,
-) -> Compiled<Vec<PropertySource>, V> {
-    if value.shape() != Shape::Map {
-        return Err(path.fail(SchemaError::PropertiesNotMap));
-    }
-    let mut names = Vec::with_capacity(value.map_len());
-    for (key, _) in value.map_entries() {
-        let name = match key.shape() {
-            Shape::Binary(name) => (Box::<[u8]>::from(name), None),
-            Shape::Atom | Shape::Nil | Shape::Bool(_) => match (key.atom_name(), key.atom_id()) {
-                (Some(name), id) => (name.into_bytes().into_boxed_slice(), id),
-                _ => return Err(path.fail(SchemaError::PropertyNameNotString)),
-            },
-            _ => return Err(path.fail(SchemaError::PropertyNameNotString)),
-        };
-        names.push(name);
-    }
-    let mut properties = Vec::with_capacity(names.len());
-    for ((name, atom), (_, schema)) in names.into_iter().zip(value.map_entries()) {
-        let at = path.child(Step::Name(&name));
-        let node = compile_subschema(schema, depth + 2, &at, SchemaError::SubschemaNotMap)?;
-        properties.push((name, atom, node));
-    }
-    Ok(properties)
-}
-
-/// The object keywords of one schema, in the check order: `properties`,
-/// `required`, `dependentRequired`, `additionalProperties` (or
-/// `additional_properties`), `propertyNames`. `None` when none of them
-/// constrains anything; the flag says whether any of them was written.
-pub(super) fn compile_object<'a, V: Value<'a>>(
-    slots: &Slots<V>,
-    depth: usize,
-    path: &SchemaPath<'_, V>,
-) -> Compiled<(Option<Box<ObjectRules>>, bool), V> {
-    let properties = match get(slots, Keyword::Properties) {
-        None => Vec::new(),
-        Some(value) => compile_properties(value, depth, &path.keyword(Keyword::Properties))?,
-    };
-
-    let required = match get(slots, Keyword::Required) {
-        None => Vec::new(),
-        Some(value) => name_list(value).ok_or_else(|| {
-            path.keyword(Keyword::Required)
-                .fail(SchemaError::MalformedRequired)
-        })?,
-    };
-
-    let dependent = match get(slots, Keyword::DependentRequired) {
-        None => Vec::new(),
-        Some(value) => compile_dependent(value, path)?,
-    };
-
-    // `additional_properties` only when neither form of the camelCase one is there.
-    let (additional_keyword, additional_value) = match get(slots, Keyword::AdditionalProperties) {
-        Some(value) => (Keyword::AdditionalProperties, Some(value)),
-        None => (
-            Keyword::AdditionalPropertiesSnake,
-            get(slots, Keyword::AdditionalPropertiesSnake),
-        ),
-    };
-    let additional = match additional_value {
-        None => Additional::Allow,
-        Some(value) => {
-            let at = path.keyword(additional_keyword);
-            match value.shape() {
-                Shape::Bool(allowed) => {
-                    // A `$ref` may point here: the pass that records
-                    // locations gives the boolean a node of its own.
-                    at.record_boolean(allowed)?;
-                    if allowed {
-                        Additional::Allow
-                    } else {
-                        Additional::Deny
-                    }
-                }
-                Shape::Map => Additional::Schema(super::compile_node(value, depth + 1, &at)?),
-                _ => return Err(at.fail(SchemaError::MalformedAdditional)),
-            }
-        }
-    };
-
-    let property_names = match get(slots, Keyword::PropertyNames) {
-        None => None,
-        Some(value) => Some(compile_subschema(
-            value,
-            depth + 1,
-            &path.keyword(Keyword::PropertyNames),
-            SchemaError::MalformedPropertyNames,
-        )?),
-    };
-
-    let written = get(slots, Keyword::Properties).is_some()
-        || get(slots, Keyword::Required).is_some()
-        || get(slots, Keyword::DependentRequired).is_some()
-        || additional_value.is_some()
-        || property_names.is_some();
-    let object = object_rules(properties, required, dependent, additional, property_names);
-    let rules = if object.is_trivial() {
-        None
-    } else {
-        Some(Box::new(object))
-    };
-    Ok((rules, written))
-}
-
-/// A proper list of binaries (`required`, a `dependentRequired` value).
-fn name_list<'a, V: Value<'a>>(value: V) -> Option<Vec<Box<[u8]>>> {
-    if value.shape() != Shape::List || value.list_len().is_none() {
-        return None;
-    }
-    value
-        .list_items()
-        .map(|name| match name.shape() {
-            Shape::Binary(name) => Some(Box::<[u8]>::from(name)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// `dependentRequired`: a map from a property name (binary or atom, as in
-/// `properties`) to a list of binary names.
-fn compile_dependent<'a, V: Value<'a>>(
-    value: V,
-    path: &SchemaPath<'_, V>,
-) -> Compiled<Vec<DependentSource>, V> {
-    let at = path.keyword(Keyword::DependentRequired);
-    let malformed = || at.fail(SchemaError::MalformedDependentRequired);
-    if value.shape() != Shape::Map {
-        return Err(malformed());
-    }
-    path.charge(value.map_len() as u64)?;
-    let mut dependent = Vec::with_capacity(value.map_len());
-    for (key, names) in value.map_entries() {
-        let name: Box<[u8]> = match key.shape() {
-            Shape::Binary(name) => name.into(),
-            Shape::Atom | Shape::Nil | Shape::Bool(_) => match key.atom_name() {
-                Some(name) => name.into_bytes().into_boxed_slice(),
-                None => return Err(malformed()),
-            },
-            _ => return Err(malformed()),
-        };
-        let names = name_list(names).ok_or_else(malformed)?;
-        path.charge(names.len() as u64)?;
-        dependent.push((name, names));
-    }
-    Ok(dependent)
-}
+pub(crate) type PropertySource = (Box<[u8]>, Option<AtomId>, NodeId);
 
 /// Gives every distinct string form among property and required names a slot.
 #[inline(never)]
-fn object_rules(
+pub(crate) fn object_rules(
     properties: Vec<PropertySource>,
     required: Vec<Box<[u8]>>,
     dependent: Vec<DependentSource>,

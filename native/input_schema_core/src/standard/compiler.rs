@@ -11,13 +11,13 @@ use std::rc::Rc;
 use serde_json::Value as Json;
 
 use super::dialect::Dialect;
-use super::keywords::{self, Body, Entry, Keyword, Node, NodeId, Resource};
 use super::output::MetaschemaFailure;
 use super::registry::{pointer_item, pointer_join, Place, Registry, Scope};
 use super::uri;
 use super::{CompileError, FormatMode, Limits, Options, Validator};
 use crate::budget::Budget;
 use crate::json::JsonRef;
+use crate::keywords::{self, Body, Entry, Keyword, Node, NodeId, Resource};
 
 /// The base URI of a document that names none: relative references resolve
 /// against it, and locations under it are reported without a URI.

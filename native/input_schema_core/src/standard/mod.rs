@@ -6,18 +6,17 @@
 //! keywords, annotations for `unevaluated*`).
 //!
 //! Layers: `uri` and `registry` (documents, resources, anchors) ->
-//! `compiler` (the keyword table, `keywords/` by family) -> `walk` (an
+//! `compiler` (the keyword table, `crate::keywords` by family) -> `walk` (an
 //! instance against the compiled graph) -> `output`.
 
-mod compiler;
+pub(crate) mod compiler;
 pub mod dialect;
-mod keywords;
-mod output;
-mod plan;
-mod registry;
+pub(crate) mod output;
+pub(crate) mod plan;
+pub(crate) mod registry;
 pub mod uri;
-mod vocabulary;
-mod walk;
+pub(crate) mod vocabulary;
+pub(crate) mod walk;
 
 use std::sync::OnceLock;
 
@@ -30,7 +29,7 @@ pub use dialect::Dialect;
 pub use output::{CompileError, Limit, MetaschemaFailure, OutputUnit};
 pub use vocabulary::Vocabularies;
 
-pub(crate) use keywords::NodeId;
+pub(crate) use crate::keywords::NodeId;
 
 /// Whether `format` is an annotation (the specification's default) or an
 /// assertion.
@@ -103,9 +102,9 @@ impl Default for Limits {
 /// every static reference linked.
 #[derive(Debug)]
 pub struct Validator {
-    pub(crate) nodes: Vec<keywords::Node>,
+    pub(crate) nodes: Vec<crate::keywords::Node>,
     pub(crate) root: NodeId,
-    pub(crate) resources: Vec<keywords::Resource>,
+    pub(crate) resources: Vec<crate::keywords::Resource>,
     /// Whether any `unevaluated*` keyword exists: only then do evaluations
     /// collect annotations.
     pub(crate) annotates: bool,

@@ -17,12 +17,12 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::keywords::numbers::Bound;
-use super::keywords::type_bits::{OBJECT, STRING};
-use super::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
-use super::keywords::{Body, Entry, Keyword, Node, NodeId};
 use super::walk::{Path, Step, Walk};
 use super::Limit;
+use crate::keywords::numbers::Bound;
+use crate::keywords::type_bits::{OBJECT, STRING};
+use crate::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
+use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::pattern::Pattern;
 use crate::value::{Kind, Number, Value};
 

@@ -11,11 +11,11 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use super::keywords::numbers::Bound;
-use super::keywords::{Body, Entry, Keyword, Node, NodeId};
 use super::output::{Limit, OutputUnit};
 use super::Validator;
 use crate::budget::Budget;
+use crate::keywords::numbers::Bound;
+use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::value::{push_pointer_token, Value};
 
 pub(crate) type Step = Result<bool, Limit>;

@@ -3,6 +3,12 @@
 //! draft 4-7 `dependencies`, `minProperties` and `maxProperties`. Keys are
 //! read as text (an atom key by its name); a struct is no object, and a
 //! key that is neither a string nor an atom fails the object keywords.
+//!
+//! The gateway's object keywords are here too ([`gateway_object`],
+//! `gateway::Walk::check_object`): `properties`, `required`,
+//! `dependentRequired`, `additionalProperties` and `propertyNames`, with the
+//! contract's semantics (atom keys, structs refused) and its check order,
+//! read through the name tables of `schema/object.rs`.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -10,11 +16,17 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 use super::{count, entry, names, Compiled, Keyword, NodeId};
+use crate::error::{ArgumentError, SchemaError};
 use crate::pattern::Pattern;
+use crate::schema::{
+    self as gateway, Additional, Compiled as GatewayCompiled, ObjectRules, OnePass, Slots,
+    Step as GatewayStep,
+};
 use crate::standard::compiler::{At, Compiler};
 use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
 use crate::standard::Limit;
-use crate::value::{Kind, Text, Value};
+use crate::validate::{self as gateway_walk, Check, Failure, Mode as GatewayMode, Segment as GatewaySegment};
+use crate::value::{Kind, Number, Shape, Text, Value};
 
 fn schema_map<'j>(
     at: &At<'_, '_>,
@@ -576,5 +588,447 @@ impl Walk<'_> {
                 format!("object has more than {limit} properties")
             }
         })
+    }
+}
+
+#[inline(never)]
+fn gateway_properties<'a, V: Value<'a>>(
+    value: V,
+    depth: usize,
+    path: &gateway::SchemaPath<'_, V>,
+) -> GatewayCompiled<Vec<gateway::PropertySource>, V> {
+    if value.shape() != Shape::Map {
+        return Err(path.fail(SchemaError::PropertiesNotMap));
+    }
+    let mut names = Vec::with_capacity(value.map_len());
+    for (key, _) in value.map_entries() {
+        let name = match key.shape() {
+            Shape::Binary(name) => (Box::<[u8]>::from(name), None),
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => match (key.atom_name(), key.atom_id()) {
+                (Some(name), id) => (name.into_bytes().into_boxed_slice(), id),
+                _ => return Err(path.fail(SchemaError::PropertyNameNotString)),
+            },
+            _ => return Err(path.fail(SchemaError::PropertyNameNotString)),
+        };
+        names.push(name);
+    }
+    let mut properties = Vec::with_capacity(names.len());
+    for ((name, atom), (_, schema)) in names.into_iter().zip(value.map_entries()) {
+        let at = path.child(GatewayStep::Name(&name));
+        let node = gateway::compile_subschema(schema, depth + 2, &at, SchemaError::SubschemaNotMap)?;
+        properties.push((name, atom, node));
+    }
+    Ok(properties)
+}
+
+/// The object keywords of one schema, in the check order: `properties`,
+/// `required`, `dependentRequired`, `additionalProperties` (or
+/// `additional_properties`), `propertyNames`. `None` when none of them
+/// constrains anything; the flag says whether any of them was written.
+pub(crate) fn gateway_object<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    depth: usize,
+    path: &gateway::SchemaPath<'_, V>,
+) -> GatewayCompiled<(Option<Box<ObjectRules>>, bool), V> {
+    let properties = match gateway::get(slots, gateway::Keyword::Properties) {
+        None => Vec::new(),
+        Some(value) => gateway_properties(value, depth, &path.keyword(gateway::Keyword::Properties))?,
+    };
+
+    let required = match gateway::get(slots, gateway::Keyword::Required) {
+        None => Vec::new(),
+        Some(value) => gateway_name_list(value).ok_or_else(|| {
+            path.keyword(gateway::Keyword::Required)
+                .fail(SchemaError::MalformedRequired)
+        })?,
+    };
+
+    let dependent = match gateway::get(slots, gateway::Keyword::DependentRequired) {
+        None => Vec::new(),
+        Some(value) => gateway_dependent(value, path)?,
+    };
+
+    // `additional_properties` only when neither form of the camelCase one is there.
+    let (additional_keyword, additional_value) =
+        match gateway::get(slots, gateway::Keyword::AdditionalProperties) {
+            Some(value) => (gateway::Keyword::AdditionalProperties, Some(value)),
+            None => (
+                gateway::Keyword::AdditionalPropertiesSnake,
+                gateway::get(slots, gateway::Keyword::AdditionalPropertiesSnake),
+            ),
+        };
+    let additional = match additional_value {
+        None => Additional::Allow,
+        Some(value) => {
+            let at = path.keyword(additional_keyword);
+            match value.shape() {
+                Shape::Bool(allowed) => {
+                    // A `$ref` may point here: the pass that records
+                    // locations gives the boolean a node of its own.
+                    at.record_boolean(allowed)?;
+                    if allowed {
+                        Additional::Allow
+                    } else {
+                        Additional::Deny
+                    }
+                }
+                Shape::Map => Additional::Schema(gateway::compile_node(value, depth + 1, &at)?),
+                _ => return Err(at.fail(SchemaError::MalformedAdditional)),
+            }
+        }
+    };
+
+    let property_names = match gateway::get(slots, gateway::Keyword::PropertyNames) {
+        None => None,
+        Some(value) => Some(gateway::compile_subschema(
+            value,
+            depth + 1,
+            &path.keyword(gateway::Keyword::PropertyNames),
+            SchemaError::MalformedPropertyNames,
+        )?),
+    };
+
+    let written = gateway::get(slots, gateway::Keyword::Properties).is_some()
+        || gateway::get(slots, gateway::Keyword::Required).is_some()
+        || gateway::get(slots, gateway::Keyword::DependentRequired).is_some()
+        || additional_value.is_some()
+        || property_names.is_some();
+    let object = gateway::object_rules(properties, required, dependent, additional, property_names);
+    let rules = if object.is_trivial() {
+        None
+    } else {
+        Some(Box::new(object))
+    };
+    Ok((rules, written))
+}
+
+/// A proper list of binaries (`required`, a `dependentRequired` value).
+fn gateway_name_list<'a, V: Value<'a>>(value: V) -> Option<Vec<Box<[u8]>>> {
+    if value.shape() != Shape::List || value.list_len().is_none() {
+        return None;
+    }
+    value
+        .list_items()
+        .map(|name| match name.shape() {
+            Shape::Binary(name) => Some(Box::<[u8]>::from(name)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `dependentRequired`: a map from a property name (binary or atom, as in
+/// `properties`) to a list of binary names.
+fn gateway_dependent<'a, V: Value<'a>>(
+    value: V,
+    path: &gateway::SchemaPath<'_, V>,
+) -> GatewayCompiled<Vec<gateway::DependentSource>, V> {
+    let at = path.keyword(gateway::Keyword::DependentRequired);
+    let malformed = || at.fail(SchemaError::MalformedDependentRequired);
+    if value.shape() != Shape::Map {
+        return Err(malformed());
+    }
+    path.charge(value.map_len() as u64)?;
+    let mut dependent = Vec::with_capacity(value.map_len());
+    for (key, names) in value.map_entries() {
+        let name: Box<[u8]> = match key.shape() {
+            Shape::Binary(name) => name.into(),
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => match key.atom_name() {
+                Some(name) => name.into_bytes().into_boxed_slice(),
+                None => return Err(malformed()),
+            },
+            _ => return Err(malformed()),
+        };
+        let names = gateway_name_list(names).ok_or_else(malformed)?;
+        path.charge(names.len() as u64)?;
+        dependent.push((name, names));
+    }
+    Ok(dependent)
+}
+
+impl<'a, V: Value<'a>> gateway_walk::Walk<'_, V> {
+    /// `required` (list order), then `properties` (schema order), then the
+    /// additional keys (argument order).
+    pub(crate) fn check_object(
+        self,
+        rules: &ObjectRules,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        self.budget.charge(value.map_len() as u64)?;
+        match (&self.mode, &rules.one_pass) {
+            (GatewayMode::Optimistic | GatewayMode::OptimisticBranch, Some(one_pass)) => {
+                self.check_object_once(rules, one_pass, value, path, depth)
+            }
+            _ => self.check_object_walked(rules, value, path, depth),
+        }
+    }
+
+    /// Every key in argument order, each checked as it comes; `required`
+    /// last, as a set. Any failure is a bare mismatch, and so is a key that
+    /// is not a binary (the ordered walk reads those).
+    fn check_object_once(
+        self,
+        rules: &ObjectRules,
+        one_pass: &OnePass,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        let mut seen = 0u64;
+        for (key, item) in value.map_entries() {
+            let name = key.bytes().ok_or(Failure::Mismatch)?;
+            if let Some(entry) = rules.find(name) {
+                seen |= entry.bit;
+                if let Some(property) = entry.property.and_then(|index| rules.properties.get(index)) {
+                    let item_path = path.child(GatewaySegment::Property(&property.name));
+                    self.check_id(property.schema, item, &item_path, depth + 1)?;
+                    continue;
+                }
+            }
+            match &rules.additional {
+                Additional::Allow => {}
+                Additional::Deny => return Err(Failure::Mismatch),
+                Additional::Schema(schema) => {
+                    let item_path = path.child(GatewaySegment::Key(key));
+                    self.check_id(*schema, item, &item_path, depth + 1)?;
+                }
+            }
+        }
+        if seen & one_pass.required != one_pass.required {
+            return Err(Failure::Mismatch);
+        }
+        Ok(())
+    }
+
+    /// For maps read by a walk: one pass over the entries fills a slot per
+    /// distinct name, then the slots are read.
+    fn check_object_walked(
+        self,
+        rules: &ObjectRules,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        const INLINE: usize = 16;
+        let slot_count = rules.slot_count();
+        let needed = slot_count + rules.properties.len();
+        let mut inline: [Option<V>; INLINE] = [None; INLINE];
+        let mut heap: Vec<Option<V>>;
+        let buffer: &mut [Option<V>] = if needed <= INLINE {
+            inline.get_mut(..needed).unwrap_or_default()
+        } else {
+            heap = vec![None; needed];
+            &mut heap
+        };
+        let (by_name, by_atom) = buffer.split_at_mut(slot_count);
+
+        let mut has_extra = false;
+        for (key, item) in value.map_entries() {
+            has_extra |= !Self::note_key(rules, key, item, by_name, by_atom);
+        }
+
+        for required in &rules.required {
+            if by_name.get(required.slot).copied().flatten().is_none() {
+                self.report(|| ArgumentError::MissingRequired {
+                    path: path.render(),
+                    property: required.name.clone(),
+                })?;
+            }
+        }
+        if !rules.dependent.is_empty() {
+            self.check_dependent(rules, by_name, path)?;
+        }
+
+        for (index, property) in rules.properties.iter().enumerate() {
+            let by_own_atom = match property.atom {
+                Some(_) => by_atom.get(index).copied().flatten(),
+                None => None,
+            };
+            let found = by_own_atom.or_else(|| by_name.get(property.slot).copied().flatten());
+            if let Some(item) = found {
+                let item_path = path.child(GatewaySegment::Property(&property.name));
+                self.check_id(property.schema, item, &item_path, depth + 1)?;
+            }
+        }
+
+        if has_extra {
+            self.check_additional(rules, value, path, depth)?;
+        }
+        if let Some(names) = rules.property_names {
+            self.check_property_names(names, value, path, depth)?;
+        }
+        Ok(())
+    }
+
+    /// `dependentRequired`: for each name present (as a binary key), the
+    /// names it requires, in list order.
+    #[inline(never)]
+    fn check_dependent(
+        self,
+        rules: &ObjectRules,
+        by_name: &[Option<V>],
+        path: &gateway_walk::Path<'_, V>,
+    ) -> Check<V> {
+        for dependent in &rules.dependent {
+            if by_name.get(dependent.slot).copied().flatten().is_none() {
+                continue;
+            }
+            for required in &dependent.required {
+                if by_name.get(required.slot).copied().flatten().is_none() {
+                    self.report(|| ArgumentError::MissingRequired {
+                        path: path.render(),
+                        property: required.name.clone(),
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `propertyNames`: each key of the map (in its order), as a string,
+    /// against the schema. A key that fails is reported as written; an
+    /// aborting failure inside (a pattern's work limit) ends the walk at
+    /// the map's path.
+    #[inline(never)]
+    fn check_property_names(
+        self,
+        names: gateway::NodeId,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        let schema = self.node(names, path)?;
+        for (key, _) in value.map_entries() {
+            let owned;
+            let name: &[u8] = match key.shape() {
+                Shape::Binary(bytes) => bytes,
+                Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+                    owned = key.atom_name().unwrap_or_default();
+                    owned.as_bytes()
+                }
+                Shape::Number(Number::Int(n)) => {
+                    owned = n.to_string();
+                    owned.as_bytes()
+                }
+                Shape::Number(Number::Big(n)) => {
+                    owned = n.to_string();
+                    owned.as_bytes()
+                }
+                _ => return Err(Self::abort(ArgumentError::KeyNotString { path: path.render() })),
+            };
+            let probe: gateway_walk::Walk<'_, Text<'_>> = gateway_walk::Walk {
+                mode: GatewayMode::Probe,
+                budget: self.budget,
+                nodes: self.nodes,
+            };
+            let key_path = gateway_walk::root_path();
+            match probe.check_frame(schema, Text(name), &key_path, depth + 1) {
+                Ok(()) => {}
+                Err(Failure::OverBudget) => return Err(Failure::OverBudget),
+                Err(Failure::Error(error)) if error.is_aborting() => {
+                    return Err(Self::abort(error.at(path.render())));
+                }
+                Err(_) => self.report(|| ArgumentError::PropertyNameNotAllowed {
+                    path: path.render(),
+                    key,
+                })?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The keys no property names, in argument order, against
+    /// `additionalProperties`.
+    fn check_additional(
+        self,
+        rules: &ObjectRules,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        let extras = value
+            .map_entries()
+            .filter(|(key, _)| !Self::is_named(rules, *key));
+        match &rules.additional {
+            Additional::Allow => Ok(()),
+            Additional::Deny => {
+                // A first-error walk stops at the first; an all-errors walk
+                // lists them all.
+                for (key, _) in extras {
+                    self.report(|| ArgumentError::AdditionalNotAllowed {
+                        path: path.render(),
+                        key,
+                    })?;
+                }
+                Ok(())
+            }
+            Additional::Schema(schema) => {
+                for (key, item) in extras {
+                    match key.shape() {
+                        Shape::Binary(_)
+                        | Shape::Atom
+                        | Shape::Nil
+                        | Shape::Bool(_)
+                        | Shape::Number(Number::Int(_) | Number::Big(_)) => {}
+                        _ => return Err(Self::abort(ArgumentError::KeyNotString { path: path.render() })),
+                    }
+                    let item_path = path.child(GatewaySegment::Key(key));
+                    self.check_id(*schema, item, &item_path, depth + 1)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Records a key's value in its slot; returns whether the key is named
+    /// by `properties` (so is not additional).
+    fn note_key(
+        rules: &ObjectRules,
+        key: V,
+        item: V,
+        by_name: &mut [Option<V>],
+        by_atom: &mut [Option<V>],
+    ) -> bool {
+        match key.shape() {
+            Shape::Binary(name) => match rules.find(name) {
+                Some(entry) => {
+                    if let Some(cell) = by_name.get_mut(entry.slot) {
+                        *cell = Some(item);
+                    }
+                    entry.property.is_some()
+                }
+                None => false,
+            },
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+                if let Some(index) = key.atom_id().and_then(|id| rules.find_atom(id)) {
+                    if let Some(cell) = by_atom.get_mut(index) {
+                        *cell = Some(item);
+                    }
+                    return true;
+                }
+                Self::atom_names_property(rules, key)
+            }
+            _ => false,
+        }
+    }
+
+    fn is_named(rules: &ObjectRules, key: V) -> bool {
+        match key.shape() {
+            Shape::Binary(name) => rules.find(name).is_some_and(|entry| entry.property.is_some()),
+            Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+                key.atom_id().and_then(|id| rules.find_atom(id)).is_some()
+                    || Self::atom_names_property(rules, key)
+            }
+            _ => false,
+        }
+    }
+
+    /// An atom key whose name is a property's string form (the slow path:
+    /// the atom was not written in the schema).
+    fn atom_names_property(rules: &ObjectRules, key: V) -> bool {
+        key.atom_name()
+            .and_then(|name| rules.find(name.as_bytes()).map(|entry| entry.property.is_some()))
+            .unwrap_or(false)
     }
 }

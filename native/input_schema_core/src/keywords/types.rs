@@ -1,6 +1,11 @@
 //! `type`, `enum` and `const`. JSON Schema's types, not Erlang's: `1.0` is
 //! an integer, a non-UTF-8 binary is no string, a struct is no object, and
 //! equality is mathematical for numbers (`1 == 1.0`).
+//!
+//! The gateway's `type`, `enum` and `const` ([`gateway_type`],
+//! [`gateway_choices`], `gateway::Walk::check_choices`) are here too, with
+//! its own semantics (the contract's): Erlang's `==` for `enum` and `const`,
+//! and type names written as atoms or strings.
 
 use std::cmp::Ordering;
 
@@ -8,12 +13,18 @@ use serde_json::Value as Json;
 
 use super::type_bits::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use super::{entry, Compiled, Keyword};
+use crate::error::{ArgumentError, SchemaError};
 use crate::json::JsonRef;
+use crate::schema::{
+    self as gateway, Compiled as GatewayCompiled, NameKey, Node as GatewayNode, Slots, Step as GatewayStep,
+    TypeSet,
+};
 use crate::standard::compiler::{At, Compiler};
 use crate::standard::dialect::Dialect;
 use crate::standard::walk::{At as Checked, Path, Step, Walk};
 use crate::standard::{CompileError, Limit};
-use crate::value::{equals, Datum, Kind, ListLength, Number, Shape, Value};
+use crate::validate::{self as gateway_walk, Check};
+use crate::value::{equals, Datum, DatumError, Kind, ListLength, Number, Shape, Value};
 
 /// Deepest `enum`/`const` value read from a schema.
 const MAX_DATUM_DEPTH: usize = 128;
@@ -292,5 +303,190 @@ fn scalar_equals(shape: &Shape<'_>, datum: &Datum) -> bool {
         (Shape::Number(a), Datum::Number(b)) => a.compare(b) == Ordering::Equal,
         (Shape::Binary(a), Datum::Binary(b)) => *a == &b[..],
         _ => false,
+    }
+}
+
+/// The choices of an `enum`, with the string ones keyed for a lookup that
+/// compares words, not bytes (most string enums are short words).
+#[derive(Debug)]
+pub struct Choices {
+    pub all: Vec<Datum>,
+    /// Each binary choice's key and its index in `all`.
+    binaries: Vec<(NameKey, usize)>,
+}
+
+impl Choices {
+    pub(crate) fn new(all: Vec<Datum>) -> Choices {
+        let binaries = all
+            .iter()
+            .enumerate()
+            .filter_map(|(index, choice)| match choice {
+                Datum::Binary(bytes) => Some((NameKey::of(bytes), index)),
+                _ => None,
+            })
+            .collect();
+        Choices { all, binaries }
+    }
+
+    /// Whether a value equals (Erlang `==`) one of the choices.
+    #[inline]
+    pub fn contain<'a, V: Value<'a>>(&self, value: V) -> bool {
+        match value.bytes() {
+            Some(bytes) => self.contain_binary(bytes),
+            None => self.all.iter().any(|choice| equals(value, choice)),
+        }
+    }
+
+    /// Whether a binary equals one of the choices (only a binary choice
+    /// with the same bytes can).
+    #[inline(always)]
+    fn contain_binary(&self, bytes: &[u8]) -> bool {
+        let key = NameKey::of(bytes);
+        self.binaries.iter().any(|(k, index)| {
+            *k == key
+                && matches!(self.all.get(*index), Some(Datum::Binary(b)) if NameKey::same_rest(key, b, bytes))
+        })
+    }
+}
+
+/// The gateway's `type`: a name or a non-empty list of distinct names,
+/// each an atom or a string, kept as written for the error's details.
+pub(crate) fn gateway_type<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    path: &gateway::SchemaPath<'_, V>,
+    node: &mut GatewayNode,
+) -> GatewayCompiled<(), V> {
+    if let Some(value) = gateway::get(slots, gateway::Keyword::Type) {
+        node.types =
+            Some(gateway_type_value(value).map_err(|e| path.keyword(gateway::Keyword::Type).fail(e))?);
+    }
+    Ok(())
+}
+
+/// The gateway's `enum` (a proper list) and `const`: JSON values, copied
+/// out of the schema and charged by their size.
+pub(crate) fn gateway_choices<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    depth: usize,
+    path: &gateway::SchemaPath<'_, V>,
+    node: &mut GatewayNode,
+) -> GatewayCompiled<(), V> {
+    if let Some(value) = gateway::get(slots, gateway::Keyword::Enum) {
+        let at = path.keyword(gateway::Keyword::Enum);
+        if value.shape() != Shape::List || value.list_len().is_none() {
+            return Err(at.fail(SchemaError::MalformedEnum));
+        }
+        path.charge(value.list_len().unwrap_or(0) as u64)?;
+        let mut choices = Vec::new();
+        for (index, choice) in value.list_items().enumerate() {
+            let datum = gateway_datum(choice, depth + 1, SchemaError::MalformedEnum)
+                .map_err(|e| at.child(GatewayStep::Index(index)).fail(e))?;
+            path.charge(datum_units(&datum))?;
+            choices.push(datum);
+        }
+        node.choices = Some(Choices::new(choices));
+    }
+    if let Some(value) = gateway::get(slots, gateway::Keyword::Const) {
+        let datum = gateway_datum(value, depth, SchemaError::MalformedConst)
+            .map_err(|e| path.keyword(gateway::Keyword::Const).fail(e))?;
+        path.charge(datum_units(&datum))?;
+        node.constant = Some(datum);
+    }
+    Ok(())
+}
+
+/// Work units for an `enum` choice or `const` value: reading it and
+/// building its copy cost about a unit per 16 bytes of the copy.
+pub(crate) fn datum_units(datum: &Datum) -> u64 {
+    (datum.approximate_bytes() / 16) as u64
+}
+
+pub(crate) fn gateway_datum<'a, V: Value<'a>>(
+    value: V,
+    depth: usize,
+    malformed: SchemaError<V>,
+) -> Result<Datum, SchemaError<V>> {
+    let depth_left = gateway::MAX_SCHEMA_DEPTH.saturating_sub(depth);
+    Datum::from_json_value(value, depth_left).map_err(|e| match e {
+        DatumError::NotJson => malformed,
+        DatumError::TooDeep => SchemaError::SchemaTooDeep,
+    })
+}
+
+fn gateway_type_value<'a, V: Value<'a>>(value: V) -> Result<gateway::Types, SchemaError<V>> {
+    match value.shape() {
+        Shape::Binary(_) | Shape::Atom | Shape::Nil | Shape::Bool(_) => {
+            let name = gateway::type_name(value).unwrap_or_default();
+            let set = TypeSet::from_name(&name).ok_or(SchemaError::UnsupportedType(value))?;
+            Ok(gateway::Types {
+                set,
+                written: written_name(value, name),
+            })
+        }
+        Shape::List if gateway::non_empty_list(value) => {
+            let mut set = TypeSet::EMPTY;
+            let mut written = Vec::new();
+            for item in value.list_items() {
+                let name = match item.shape() {
+                    Shape::Binary(_) | Shape::Atom | Shape::Nil | Shape::Bool(_) => gateway::type_name(item),
+                    _ => None,
+                };
+                let Some(name) = name else {
+                    return Err(SchemaError::MalformedType);
+                };
+                let one = TypeSet::from_name(&name).ok_or(SchemaError::MalformedType)?;
+                if set.intersects(one) {
+                    return Err(SchemaError::MalformedType);
+                }
+                set = set.union(one);
+                written.push(written_name(item, name));
+            }
+            Ok(gateway::Types {
+                set,
+                written: Datum::List(written),
+            })
+        }
+        _ => Err(SchemaError::MalformedType),
+    }
+}
+
+/// A type name as written: a binary stays a binary, an atom an atom.
+fn written_name<'a, V: Value<'a>>(value: V, name: Vec<u8>) -> Datum {
+    match value.shape() {
+        Shape::Binary(_) => Datum::Binary(name.into()),
+        _ => Datum::Atom(String::from_utf8_lossy(&name).into()),
+    }
+}
+
+impl<'a, V: Value<'a>> gateway_walk::Walk<'_, V> {
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn wrong_type(self, expected: &Datum, path: &gateway_walk::Path<'_, V>) -> Check<V> {
+        self.report(|| ArgumentError::WrongType {
+            path: path.render(),
+            expected: expected.clone(),
+        })
+    }
+
+    /// `enum` (Erlang `==` against each choice), then `const`.
+    #[inline(always)]
+    pub(crate) fn check_choices(
+        self,
+        node: &GatewayNode,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+    ) -> Check<V> {
+        if let Some(choices) = &node.choices {
+            self.budget.charge(choices.all.len() as u64)?;
+            if !choices.contain(value) {
+                self.report(|| ArgumentError::NotInEnum { path: path.render() })?;
+            }
+        }
+        if let Some(constant) = &node.constant {
+            if !equals(value, constant) {
+                self.report(|| ArgumentError::NotConst { path: path.render() })?;
+            }
+        }
+        Ok(())
     }
 }

@@ -3,6 +3,11 @@
 //! `minimum`/`maximum` in draft 4). Comparisons are exact across integers
 //! of any size and floats; `multipleOf` is exact in decimal, as the numbers
 //! are written (`0.0075` is a multiple of `0.0001`).
+//!
+//! Both profiles: the standard keywords ([`compile_minimum`], ...,
+//! `Walk::check_bound`) and the gateway's bounds ([`gateway_bounds`],
+//! `gateway::Walk::check_number`), which share [`Bound::holds`] and differ in
+//! their messages and details.
 
 use std::cmp::Ordering;
 
@@ -11,11 +16,14 @@ use num_traits::{Signed, Zero};
 use serde_json::Value as Json;
 
 use super::{entry, Compiled, Keyword};
+use crate::error::{ArgumentError, SchemaError};
+use crate::schema::{self as gateway, Compiled as GatewayCompiled, Node as GatewayNode, Slots};
 use crate::standard::compiler::{At, Compiler};
 use crate::standard::dialect::Dialect;
 use crate::standard::walk::{At as Checked, Path, Step, Walk};
 use crate::standard::CompileError;
-use crate::value::{Number, Value};
+use crate::validate::{self as gateway_walk, number_datum, Check, ErrorAt};
+use crate::value::{Number, Shape, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -222,5 +230,96 @@ pub(crate) fn show(n: &Number) -> String {
         Number::Int(i) => i.to_string(),
         Number::Big(b) => b.to_string(),
         Number::Float(f) => f.to_string(),
+    }
+}
+
+/// The gateway's bounds, in its check order: `minimum`, `maximum`,
+/// `exclusiveMinimum`, `exclusiveMaximum`. `exclusive*` may also be draft
+/// 4's boolean: `true` moves the inclusive bound to the exclusive one;
+/// `false`, or `true` without the bound, changes nothing.
+pub(crate) fn gateway_bounds<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    path: &gateway::SchemaPath<'_, V>,
+    node: &mut GatewayNode,
+) -> GatewayCompiled<(), V> {
+    node.minimum = gateway_number(slots, gateway::Keyword::Minimum, path)?;
+    node.maximum = gateway_number(slots, gateway::Keyword::Maximum, path)?;
+    node.exclusive_minimum =
+        gateway_exclusive(slots, gateway::Keyword::ExclusiveMinimum, path, &mut node.minimum)?;
+    node.exclusive_maximum =
+        gateway_exclusive(slots, gateway::Keyword::ExclusiveMaximum, path, &mut node.maximum)?;
+    Ok(())
+}
+
+fn gateway_number<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    keyword: gateway::Keyword,
+    path: &gateway::SchemaPath<'_, V>,
+) -> GatewayCompiled<Option<Number>, V> {
+    match gateway::get(slots, keyword).map(|v| v.shape()) {
+        None => Ok(None),
+        Some(Shape::Number(n)) => Ok(Some(n)),
+        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotNumber(keyword.name()))),
+    }
+}
+
+fn gateway_exclusive<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    keyword: gateway::Keyword,
+    path: &gateway::SchemaPath<'_, V>,
+    inclusive: &mut Option<Number>,
+) -> GatewayCompiled<Option<Number>, V> {
+    match gateway::get(slots, keyword).map(|v| v.shape()) {
+        None | Some(Shape::Bool(false)) => Ok(None),
+        Some(Shape::Bool(true)) => Ok(inclusive.take()),
+        Some(Shape::Number(n)) => Ok(Some(n)),
+        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotNumber(keyword.name()))),
+    }
+}
+
+/// A gateway bound, the comparisons of a value with it that violate it,
+/// and its error.
+type ViolatedBound<'n, V> = (&'n Option<Number>, fn(Ordering) -> bool, ErrorAt<V>);
+
+impl<'a, V: Value<'a>> gateway_walk::Walk<'_, V> {
+    /// The gateway's bounds, in its check order, each reported with its
+    /// limit as written.
+    #[inline(never)]
+    pub(crate) fn check_number(
+        self,
+        node: &GatewayNode,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+    ) -> Check<V> {
+        let Some(n) = value.number() else {
+            // `kind` said number and `shape` agrees by contract; should they
+            // not, refuse.
+            return Err(Self::abort(ArgumentError::NoAnyOfMatch { path: path.render() }));
+        };
+        // Each bound with the comparisons that violate it (the negation of
+        // `Bound::holds`, written as `Ordering`'s own tests, which compile to
+        // less here), in the gateway's check order.
+        let bounds: [ViolatedBound<'_, V>; 4] = [
+            (&node.minimum, Ordering::is_lt, |path, limit| {
+                ArgumentError::BelowMinimum { path, limit }
+            }),
+            (&node.maximum, Ordering::is_gt, |path, limit| {
+                ArgumentError::AboveMaximum { path, limit }
+            }),
+            (&node.exclusive_minimum, Ordering::is_le, |path, limit| {
+                ArgumentError::NotAboveExclusiveMinimum { path, limit }
+            }),
+            (&node.exclusive_maximum, Ordering::is_ge, |path, limit| {
+                ArgumentError::NotBelowExclusiveMaximum { path, limit }
+            }),
+        ];
+        for (limit, violated, error) in bounds {
+            if let Some(limit) = limit {
+                if violated(n.compare(limit)) {
+                    self.report(|| error(path.render(), number_datum(limit)))?;
+                }
+            }
+        }
+        Ok(())
     }
 }

@@ -2,16 +2,25 @@
 //! with `additionalItems`), `contains` with `minContains`/`maxContains`,
 //! `minItems`, `maxItems` and `uniqueItems` (sorted canonical keys: n log n,
 //! never n²). An improper list is no array.
+//!
+//! Both profiles: the standard keywords, and the gateway's array keywords
+//! ([`gateway_counts`], [`gateway_items`], `gateway::Walk::check_array`),
+//! which share the `uniqueItems` keys (`unique.rs`) and differ in their
+//! messages and details.
 
 use serde_json::Value as Json;
 
+use super::gateway_count;
+use super::unique::{self, write_key, NoKey, Room};
 use super::{count, entry, Compiled, Keyword, NodeId};
+use crate::error::{ArgumentError, SchemaError};
+use crate::schema::{self as gateway, Compiled as GatewayCompiled, Node as GatewayNode, Slots};
 use crate::standard::compiler::{At, Compiler};
 use crate::standard::dialect::Dialect;
 use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
 use crate::standard::Limit;
-use crate::validate::unique::{write_key, NoKey, Room};
-use crate::value::Value;
+use crate::validate::{self as gateway_walk, levels, Check, ErrorAt, Failure, Segment, MAX_ARGUMENT_DEPTH};
+use crate::value::{ListLength, Shape, Value};
 
 /// Deepest item `uniqueItems` compares.
 const MAX_KEY_DEPTH: usize = 128;
@@ -297,5 +306,177 @@ impl Walk<'_> {
             return self.fail(at, kp, ip, || "array items are not unique".to_string());
         }
         Ok(true)
+    }
+}
+
+/// The gateway's `minItems`, `maxItems` and `uniqueItems`.
+pub(crate) fn gateway_counts<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    path: &gateway::SchemaPath<'_, V>,
+    node: &mut GatewayNode,
+) -> GatewayCompiled<(), V> {
+    node.min_items = gateway_count(slots, gateway::Keyword::MinItems, path)?;
+    node.max_items = gateway_count(slots, gateway::Keyword::MaxItems, path)?;
+    if let Some(value) = gateway::get(slots, gateway::Keyword::UniqueItems) {
+        let Shape::Bool(unique) = value.shape() else {
+            return Err(path
+                .keyword(gateway::Keyword::UniqueItems)
+                .fail(SchemaError::AnnotationNotBoolean("uniqueItems")));
+        };
+        node.unique_items = unique;
+    }
+    Ok(())
+}
+
+/// The gateway's array keywords that hold schemas, `prefixItems` (2020-12),
+/// `items` as a schema or as a draft-07 list, and `additionalItems`, in that
+/// check order. They compile to one form: a schema per leading element
+/// (`prefix_items`), then one schema for every element after them (`items`).
+/// Returns whether any array keyword applies.
+pub(crate) fn gateway_items<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    depth: usize,
+    path: &gateway::SchemaPath<'_, V>,
+    node: &mut GatewayNode,
+) -> GatewayCompiled<bool, V> {
+    let prefix = gateway::get(slots, gateway::Keyword::PrefixItems);
+    if let Some(value) = prefix {
+        let at = path.keyword(gateway::Keyword::PrefixItems);
+        node.prefix_items =
+            super::applicators::gateway_branches(value, depth, &at, SchemaError::MalformedPrefixItems)?;
+    }
+
+    // A list `items` is the draft-07 tuple: `additionalItems` then applies
+    // to the rest. Beside `prefixItems` it has no meaning: malformed.
+    let mut tuple = false;
+    if let Some(value) = gateway::get(slots, gateway::Keyword::Items) {
+        let at = path.keyword(gateway::Keyword::Items);
+        if value.shape() == Shape::List {
+            if prefix.is_some() {
+                return Err(at.fail(SchemaError::ItemsListBesidePrefixItems));
+            }
+            if value.list_len().is_none() {
+                return Err(at.fail(SchemaError::MalformedItems));
+            }
+            node.prefix_items = super::applicators::gateway_entries(value, depth, &at)?;
+            tuple = true;
+        } else {
+            node.items = Some(gateway::compile_subschema(
+                value,
+                depth + 1,
+                &at,
+                SchemaError::MalformedItems,
+            )?);
+        }
+    }
+
+    // Checked wherever it is written; it applies only after a list `items`.
+    if let Some(value) = gateway::get(slots, gateway::Keyword::AdditionalItems) {
+        let at = path.keyword(gateway::Keyword::AdditionalItems);
+        let rest = gateway::compile_subschema(value, depth + 1, &at, SchemaError::MalformedAdditionalItems)?;
+        if tuple {
+            node.items = Some(rest);
+        }
+    }
+
+    Ok(node.min_items.is_some()
+        || node.max_items.is_some()
+        || node.unique_items
+        || !node.prefix_items.is_empty()
+        || node.items.is_some())
+}
+
+impl<'a, V: Value<'a>> gateway_walk::Walk<'_, V> {
+    #[inline(never)]
+    pub(crate) fn check_array(
+        self,
+        node: &GatewayNode,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        // Counting cells is itself work: stop counting when the budget ends.
+        let length = match value.list_len_within(self.budget.left()) {
+            ListLength::Proper(length) => length,
+            ListLength::Improper => {
+                return Err(Self::abort(ArgumentError::ImproperList { path: path.render() }));
+            }
+            ListLength::Longer => return Err(Failure::OverBudget),
+        };
+        self.budget.charge(length as u64 / 8)?;
+        let bounds = (&node.min_items, &node.max_items);
+        let errors = (
+            (|path, limit| ArgumentError::TooFewItems { path, limit }) as ErrorAt<V>,
+            (|path, limit| ArgumentError::TooManyItems { path, limit }) as ErrorAt<V>,
+        );
+        self.check_count(length as u64, bounds, errors, path)?;
+        if node.unique_items {
+            self.check_unique(value, length, path, depth)?;
+        }
+        let prefix = &node.prefix_items;
+        if prefix.is_empty() && node.items.is_none() {
+            return Ok(());
+        }
+        for (index, item) in value.list_items().enumerate() {
+            let schema = match prefix.get(index) {
+                Some(schema) => *schema,
+                None => match node.items {
+                    Some(schema) => schema,
+                    None => break,
+                },
+            };
+            let item_path = path.child(Segment::Index(index));
+            self.check_id(schema, item, &item_path, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// `uniqueItems: true`: the elements' keys (see `unique`), sorted, hold
+    /// no two equal. Elements that have no key (terms that are not JSON)
+    /// cannot be compared: the list is refused as if they were equal.
+    #[inline(never)]
+    pub(crate) fn check_unique(
+        self,
+        value: V,
+        length: usize,
+        path: &gateway_walk::Path<'_, V>,
+        depth: usize,
+    ) -> Check<V> {
+        let depth_left = MAX_ARGUMENT_DEPTH.saturating_sub(levels(depth));
+        let mut keys = Vec::with_capacity(length);
+        let mut comparable = true;
+        for (index, item) in value.list_items().enumerate() {
+            let mut key = Vec::new();
+            // Written only as far as the budget left could pay for: past
+            // that, the charge below would refuse it anyway.
+            let mut room = unique::Room::within(self.budget, 0);
+            match unique::write_key(item, depth_left, &mut key, &mut room) {
+                Ok(()) => {}
+                Err(unique::NoKey::TooLong) => {
+                    // More than the budget has left: it is spent, as the
+                    // charge for the whole key would have spent it.
+                    let _ = self.budget.charge(u64::MAX);
+                    return Err(Failure::OverBudget);
+                }
+                Err(unique::NoKey::TooDeep) => {
+                    return Err(Self::too_deep(&path.child(Segment::Index(index))))
+                }
+                Err(unique::NoKey::NotJson) => {
+                    comparable = false;
+                    break;
+                }
+            }
+            self.budget.charge(1 + key.len() as u64 / 16)?;
+            keys.push(key);
+        }
+        // Sorting compares keys about log2(n) times each.
+        self.budget.charge(
+            (keys.len() as u64).saturating_mul(u64::from(usize::BITS - keys.len().leading_zeros())),
+        )?;
+        keys.sort_unstable();
+        if !comparable || keys.windows(2).any(|pair| pair.first() == pair.get(1)) {
+            self.report(|| ArgumentError::DuplicateItems { path: path.render() })?;
+        }
+        Ok(())
     }
 }

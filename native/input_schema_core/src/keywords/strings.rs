@@ -1,19 +1,28 @@
 //! `minLength`, `maxLength` (code points), `pattern` (ECMAScript, searched
 //! in linear time; a pattern that needs backtracking is refused at compile)
 //! and `format` (an annotation unless asserted).
+//!
+//! Both profiles: the standard keywords, and the gateway's string checks
+//! ([`gateway_lengths`], [`gateway_pattern`], [`gateway_format`],
+//! `gateway::Walk::check_string`), which share the pattern engine and the
+//! format checks and differ in their messages and details.
 
 use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use super::{count, entry, Compiled, Keyword};
+use super::{count, entry, gateway_count, Compiled, Keyword};
+use crate::error::{ArgumentError, BudgetReason, SchemaError};
 use crate::format::Format;
 use crate::pattern::{Pattern, PatternError};
+use crate::schema::{self as gateway, Compiled as GatewayCompiled, Node as GatewayNode, Slots, Stop};
 use crate::standard::compiler::{At, Compiler};
+use crate::standard::dialect::Dialect;
 use crate::standard::vocabulary::Vocabularies;
 use crate::standard::walk::{At as Checked, Path, Step, Walk};
 use crate::standard::{CompileError, FormatMode};
-use crate::value::Value;
+use crate::validate::{self as gateway_walk, Check, ErrorAt, Failure};
+use crate::value::{Shape, Value};
 
 pub(crate) fn compile_length(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, value: &Json) -> Compiled {
     let n = count(at, key, value)?;
@@ -101,7 +110,10 @@ impl Walk<'_> {
     ///
     /// Checking the UTF-8 reads every byte: a unit per 16 bytes is charged
     /// before it, so a long string leaves the calling scheduler unread.
-    pub(crate) fn text<'a, V: Value<'a>>(&self, instance: V) -> Result<Option<&'a str>, super::super::Limit> {
+    pub(crate) fn text<'a, V: Value<'a>>(
+        &self,
+        instance: V,
+    ) -> Result<Option<&'a str>, crate::standard::Limit> {
         let Some(bytes) = instance.bytes() else {
             return Ok(None);
         };
@@ -111,7 +123,7 @@ impl Walk<'_> {
 
     /// The length of `text` in characters (code points), charged a unit
     /// per 16 bytes.
-    pub(crate) fn length(&self, text: &str) -> Result<u64, super::super::Limit> {
+    pub(crate) fn length(&self, text: &str) -> Result<u64, crate::standard::Limit> {
         self.charge(text.len() as u64 / 16)?;
         Ok(if text.is_ascii() {
             text.len()
@@ -157,7 +169,7 @@ impl Walk<'_> {
             return Ok(true);
         };
         self.charge(1 + text.len() as u64 / 16)?;
-        if pattern.search(text).map_err(|_| super::super::Limit::Work)? {
+        if pattern.search(text).map_err(|_| crate::standard::Limit::Work)? {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {
@@ -181,5 +193,133 @@ impl Walk<'_> {
             return Ok(true);
         }
         self.fail(at, kp, ip, || format!("string is not a valid {}", format.name()))
+    }
+}
+
+/// The gateway's `minLength` and `maxLength`.
+pub(crate) fn gateway_lengths<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    path: &gateway::SchemaPath<'_, V>,
+    node: &mut GatewayNode,
+) -> GatewayCompiled<(), V> {
+    node.min_length = gateway_count(slots, gateway::Keyword::MinLength, path)?;
+    node.max_length = gateway_count(slots, gateway::Keyword::MaxLength, path)?;
+    Ok(())
+}
+
+/// The gateway's `pattern`: the portable subset (no backtracking), shared
+/// with every schema that writes the same source; charged what building it
+/// costs, whether it was built now or before.
+pub(crate) fn gateway_pattern<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    path: &gateway::SchemaPath<'_, V>,
+    node: &mut GatewayNode,
+) -> GatewayCompiled<(), V> {
+    let Some(value) = gateway::get(slots, gateway::Keyword::Pattern) else {
+        return Ok(());
+    };
+    let at = path.keyword(gateway::Keyword::Pattern);
+    let Shape::Binary(source) = value.shape() else {
+        return Err(at.fail(SchemaError::PatternNotString));
+    };
+    let pattern = if path.cx.cached_patterns_only {
+        Pattern::find_shared(source).ok_or(Stop::OverBudget)?
+    } else {
+        Pattern::compile_shared(source).map_err(|e| {
+            at.fail(match e {
+                PatternError::TooLarge => SchemaError::PatternTooLarge,
+                // `NeedsBacktracking` comes from the standard grammar only.
+                PatternError::Unsupported | PatternError::NeedsBacktracking => {
+                    SchemaError::PatternUnsupported
+                }
+                PatternError::Invalid => SchemaError::PatternInvalid,
+            })
+        })?
+    };
+    at.spend(pattern.build_units(), BudgetReason::Patterns)?;
+    node.pattern = Some(pattern);
+    Ok(())
+}
+
+/// The gateway's `format`, asserted only with [`FormatMode::Assert`] and
+/// only for a name 2020-12 defines (any other stays an annotation). The
+/// annotation check has made sure it is a string.
+pub(crate) fn gateway_format<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    path: &gateway::SchemaPath<'_, V>,
+    node: &mut GatewayNode,
+) {
+    if path.cx.formats != FormatMode::Assert {
+        return;
+    }
+    if let Some(Shape::Binary(name)) =
+        gateway::get(slots, gateway::Keyword::Format).map(|value| value.shape())
+    {
+        node.format = std::str::from_utf8(name)
+            .ok()
+            .and_then(|name| Format::lookup(name, Dialect::Draft2020_12));
+    }
+}
+
+impl<'a, V: Value<'a>> gateway_walk::Walk<'_, V> {
+    /// Every binary is checked for UTF-8, whatever the schema: the old module
+    /// counted the code points of every binary it met.
+    #[inline(never)]
+    pub(crate) fn check_string(
+        self,
+        node: &GatewayNode,
+        value: V,
+        path: &gateway_walk::Path<'_, V>,
+    ) -> Check<V> {
+        // One pass for UTF-8, one to count code points, one for the pattern
+        // (an asserted format is charged what its check costs, below).
+        let passes = 1 + u64::from(node.checks_lengths) + u64::from(node.pattern.is_some());
+        let text = self.check_text(value, passes, path)?;
+        if node.checks_lengths {
+            let length = text.chars().count() as u64;
+            let bounds = (&node.min_length, &node.max_length);
+            let errors = (
+                (|path, limit| ArgumentError::TooShort { path, limit }) as ErrorAt<V>,
+                (|path, limit| ArgumentError::TooLong { path, limit }) as ErrorAt<V>,
+            );
+            self.check_count(length, bounds, errors, path)?;
+        }
+        if let Some(pattern) = &node.pattern {
+            match pattern.search(text) {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.report(|| ArgumentError::PatternMismatch { path: path.render() })?;
+                }
+                Err(_) => return Err(Self::abort(ArgumentError::PatternLimit { path: path.render() })),
+            }
+        }
+        if let Some(format) = node.format {
+            self.budget.charge(format.units(text))?;
+            if !format.check(text) {
+                self.report(|| ArgumentError::FormatMismatch {
+                    path: path.render(),
+                    format: format.name(),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The text of a binary, charged `passes` scans of its bytes; an
+    /// aborting failure when it is not UTF-8.
+    #[inline]
+    pub(crate) fn check_text(
+        self,
+        value: V,
+        passes: u64,
+        path: &gateway_walk::Path<'_, V>,
+    ) -> Result<&'a str, Failure<V>> {
+        // The bytes are read once: finding them can be a call into the runtime.
+        let bytes = value.bytes();
+        let size = bytes.map_or(0, <[u8]>::len);
+        self.budget.charge(passes * (size as u64 / 16))?;
+        bytes
+            .and_then(|bytes| value.text_of(bytes))
+            .ok_or_else(|| Self::abort(ArgumentError::InvalidUtf8 { path: path.render() }))
     }
 }

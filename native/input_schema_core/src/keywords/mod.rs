@@ -12,19 +12,23 @@ pub(crate) mod references;
 pub(crate) mod strings;
 pub(crate) mod types;
 pub(crate) mod unevaluated;
+pub(crate) mod unique;
 
 use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use super::compiler::{At, Compiler};
-use super::dialect::Dialect;
-use super::plan::Plan;
-use super::vocabulary::Vocabularies;
-use super::CompileError;
+use crate::error::SchemaError;
 use crate::format::Format;
 use crate::pattern::Pattern;
-use crate::value::{Datum, Number};
+use crate::schema::{self as gateway, Compiled as GatewayCompiled, Count, Slots};
+use crate::standard::compiler::{At, Compiler};
+use crate::standard::dialect::Dialect;
+use crate::standard::plan::Plan;
+use crate::standard::vocabulary::Vocabularies;
+use crate::standard::CompileError;
+use crate::validate::{self as gateway_walk, number_datum, Check, ErrorAt};
+use crate::value::{Datum, Number, Shape, Value};
 
 /// A node of the compiled graph: an index into `Validator::nodes`.
 pub type NodeId = u32;
@@ -265,6 +269,47 @@ pub(crate) fn count_holds(count: u64, limit: u64, minimum: bool) -> bool {
         count >= limit
     } else {
         count <= limit
+    }
+}
+
+/// The gateway's counts (`minLength`, `maxItems`, ...): an integer (`1.0`
+/// is not one), kept as written for the error's details.
+pub(crate) fn gateway_count<'a, V: Value<'a>>(
+    slots: &Slots<V>,
+    keyword: gateway::Keyword,
+    path: &gateway::SchemaPath<'_, V>,
+) -> GatewayCompiled<Option<Count>, V> {
+    match gateway::get(slots, keyword).map(|v| v.shape()) {
+        None => Ok(None),
+        Some(Shape::Number(n)) => match n.as_count() {
+            Some(value) => Ok(Some(Count { value, written: n })),
+            _ => Err(path.keyword(keyword).fail(SchemaError::NotCount(keyword.name()))),
+        },
+        Some(_) => Err(path.keyword(keyword).fail(SchemaError::NotCount(keyword.name()))),
+    }
+}
+
+impl<'a, V: Value<'a>> gateway_walk::Walk<'_, V> {
+    /// A count against its inclusive bounds (`minLength`/`maxLength`,
+    /// `minItems`/`maxItems`), the lower bound first.
+    pub(crate) fn check_count(
+        self,
+        count: u64,
+        (min, max): (&Option<Count>, &Option<Count>),
+        (too_few, too_many): (ErrorAt<V>, ErrorAt<V>),
+        path: &gateway_walk::Path<'_, V>,
+    ) -> Check<V> {
+        if let Some(min) = min {
+            if !count_holds(count, min.value, true) {
+                self.report(|| too_few(path.render(), number_datum(&min.written)))?;
+            }
+        }
+        if let Some(max) = max {
+            if !count_holds(count, max.value, false) {
+                self.report(|| too_many(path.render(), number_datum(&max.written)))?;
+            }
+        }
+        Ok(())
     }
 }
 
