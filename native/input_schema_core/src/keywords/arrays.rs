@@ -310,6 +310,7 @@ impl Walk<'_> {
 }
 
 /// The gateway's `minItems`, `maxItems` and `uniqueItems`.
+#[inline(always)]
 pub(crate) fn gateway_counts<'a, V: Value<'a>>(
     slots: &Slots<V>,
     path: &gateway::SchemaPath<'_, V>,

@@ -237,6 +237,7 @@ pub(crate) fn show(n: &Number) -> String {
 /// `exclusiveMinimum`, `exclusiveMaximum`. `exclusive*` may also be draft
 /// 4's boolean: `true` moves the inclusive bound to the exclusive one;
 /// `false`, or `true` without the bound, changes nothing.
+#[inline(always)]
 pub(crate) fn gateway_bounds<'a, V: Value<'a>>(
     slots: &Slots<V>,
     path: &gateway::SchemaPath<'_, V>,
@@ -251,6 +252,7 @@ pub(crate) fn gateway_bounds<'a, V: Value<'a>>(
     Ok(())
 }
 
+#[inline(always)]
 fn gateway_number<'a, V: Value<'a>>(
     slots: &Slots<V>,
     keyword: gateway::Keyword,
@@ -263,6 +265,7 @@ fn gateway_number<'a, V: Value<'a>>(
     }
 }
 
+#[inline(always)]
 fn gateway_exclusive<'a, V: Value<'a>>(
     slots: &Slots<V>,
     keyword: gateway::Keyword,

@@ -197,6 +197,7 @@ impl Walk<'_> {
 }
 
 /// The gateway's `minLength` and `maxLength`.
+#[inline(always)]
 pub(crate) fn gateway_lengths<'a, V: Value<'a>>(
     slots: &Slots<V>,
     path: &gateway::SchemaPath<'_, V>,
@@ -210,6 +211,7 @@ pub(crate) fn gateway_lengths<'a, V: Value<'a>>(
 /// The gateway's `pattern`: the portable subset (no backtracking), shared
 /// with every schema that writes the same source; charged what building it
 /// costs, whether it was built now or before.
+#[inline(always)]
 pub(crate) fn gateway_pattern<'a, V: Value<'a>>(
     slots: &Slots<V>,
     path: &gateway::SchemaPath<'_, V>,
@@ -244,6 +246,7 @@ pub(crate) fn gateway_pattern<'a, V: Value<'a>>(
 /// The gateway's `format`, asserted only with [`FormatMode::Assert`] and
 /// only for a name 2020-12 defines (any other stays an annotation). The
 /// annotation check has made sure it is a string.
+#[inline(always)]
 pub(crate) fn gateway_format<'a, V: Value<'a>>(
     slots: &Slots<V>,
     path: &gateway::SchemaPath<'_, V>,

@@ -351,6 +351,7 @@ impl Choices {
 
 /// The gateway's `type`: a name or a non-empty list of distinct names,
 /// each an atom or a string, kept as written for the error's details.
+#[inline(always)]
 pub(crate) fn gateway_type<'a, V: Value<'a>>(
     slots: &Slots<V>,
     path: &gateway::SchemaPath<'_, V>,
@@ -365,6 +366,7 @@ pub(crate) fn gateway_type<'a, V: Value<'a>>(
 
 /// The gateway's `enum` (a proper list) and `const`: JSON values, copied
 /// out of the schema and charged by their size.
+#[inline(always)]
 pub(crate) fn gateway_choices<'a, V: Value<'a>>(
     slots: &Slots<V>,
     depth: usize,
