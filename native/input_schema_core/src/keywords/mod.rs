@@ -78,15 +78,18 @@ pub(crate) type PatternProperty = (Box<str>, Arc<Pattern>, NodeId);
 /// A property name and the names it requires.
 pub(crate) type Dependency = (Box<str>, Box<[Box<str>]>);
 
-/// JSON types as bits.
+/// JSON types as bits: [`types::TypeSet`]'s, the one table both profiles
+/// read.
 pub(crate) mod type_bits {
-    pub const NULL: u8 = 1;
-    pub const BOOLEAN: u8 = 2;
-    pub const INTEGER: u8 = 4;
-    pub const NUMBER: u8 = 8;
-    pub const STRING: u8 = 16;
-    pub const ARRAY: u8 = 32;
-    pub const OBJECT: u8 = 64;
+    use super::types::TypeSet;
+
+    pub const NULL: u8 = TypeSet::NULL.bits();
+    pub const BOOLEAN: u8 = TypeSet::BOOLEAN.bits();
+    pub const INTEGER: u8 = TypeSet::INTEGER.bits();
+    pub const NUMBER: u8 = TypeSet::NUMBER.bits();
+    pub const STRING: u8 = TypeSet::STRING.bits();
+    pub const ARRAY: u8 = TypeSet::ARRAY.bits();
+    pub const OBJECT: u8 = TypeSet::OBJECT.bits();
 }
 
 #[derive(Debug)]

@@ -17,7 +17,6 @@ use crate::error::{ArgumentError, SchemaError};
 use crate::json::JsonRef;
 use crate::schema::{
     self as gateway, Compiled as GatewayCompiled, NameKey, Node as GatewayNode, Slots, Step as GatewayStep,
-    TypeSet,
 };
 use crate::standard::compiler::{At, Compiler};
 use crate::standard::dialect::Dialect;
@@ -29,17 +28,50 @@ use crate::value::{equals, Datum, DatumError, Kind, ListLength, Number, Shape, V
 /// Deepest `enum`/`const` value read from a schema.
 const MAX_DATUM_DEPTH: usize = 128;
 
+/// The JSON types a schema's `type` can name, as bits of a set: one
+/// table for both profiles (the standard reads the bits, `type_bits`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypeSet(u8);
+
+impl TypeSet {
+    pub const OBJECT: TypeSet = TypeSet(1);
+    pub const ARRAY: TypeSet = TypeSet(2);
+    pub const STRING: TypeSet = TypeSet(4);
+    pub const INTEGER: TypeSet = TypeSet(8);
+    pub const NUMBER: TypeSet = TypeSet(16);
+    pub const BOOLEAN: TypeSet = TypeSet(32);
+    pub const NULL: TypeSet = TypeSet(64);
+    pub const EMPTY: TypeSet = TypeSet(0);
+
+    pub fn from_name(name: &[u8]) -> Option<TypeSet> {
+        Some(match name {
+            b"object" => TypeSet::OBJECT,
+            b"array" => TypeSet::ARRAY,
+            b"string" => TypeSet::STRING,
+            b"integer" => TypeSet::INTEGER,
+            b"number" => TypeSet::NUMBER,
+            b"boolean" => TypeSet::BOOLEAN,
+            b"null" => TypeSet::NULL,
+            _ => return None,
+        })
+    }
+
+    /// The set's bits.
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    pub fn union(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 | other.0)
+    }
+
+    pub fn intersects(self, other: TypeSet) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
 fn type_bit(name: &str) -> Option<u8> {
-    Some(match name {
-        "null" => NULL,
-        "boolean" => BOOLEAN,
-        "integer" => INTEGER,
-        "number" => NUMBER,
-        "string" => STRING,
-        "array" => ARRAY,
-        "object" => OBJECT,
-        _ => return None,
-    })
+    TypeSet::from_name(name.as_bytes()).map(TypeSet::bits)
 }
 
 /// Draft 4: an integer is a number written without a fraction or exponent,

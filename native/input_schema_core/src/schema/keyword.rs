@@ -174,39 +174,3 @@ impl Keyword {
         self as usize
     }
 }
-
-/// The JSON types a schema's `type` can name, as bits of a set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TypeSet(u8);
-
-impl TypeSet {
-    pub const OBJECT: TypeSet = TypeSet(1);
-    pub const ARRAY: TypeSet = TypeSet(2);
-    pub const STRING: TypeSet = TypeSet(4);
-    pub const INTEGER: TypeSet = TypeSet(8);
-    pub const NUMBER: TypeSet = TypeSet(16);
-    pub const BOOLEAN: TypeSet = TypeSet(32);
-    pub const NULL: TypeSet = TypeSet(64);
-    pub const EMPTY: TypeSet = TypeSet(0);
-
-    pub fn from_name(name: &[u8]) -> Option<TypeSet> {
-        Some(match name {
-            b"object" => TypeSet::OBJECT,
-            b"array" => TypeSet::ARRAY,
-            b"string" => TypeSet::STRING,
-            b"integer" => TypeSet::INTEGER,
-            b"number" => TypeSet::NUMBER,
-            b"boolean" => TypeSet::BOOLEAN,
-            b"null" => TypeSet::NULL,
-            _ => return None,
-        })
-    }
-
-    pub fn union(self, other: TypeSet) -> TypeSet {
-        TypeSet(self.0 | other.0)
-    }
-
-    pub fn intersects(self, other: TypeSet) -> bool {
-        self.0 & other.0 != 0
-    }
-}

@@ -21,7 +21,8 @@ pub use crate::standard::FormatMode;
 use crate::value::{push_pointer_token as push_token, Datum, Number, Shape, Value};
 
 pub use crate::keywords::types::Choices;
-pub use keyword::{Keyword, TypeSet, KEYWORD_COUNT};
+pub use crate::keywords::types::TypeSet;
+pub use keyword::{Keyword, KEYWORD_COUNT};
 pub(crate) use object::{object_rules, DependentSource, PropertySource};
 pub use object::{Additional, Dependent, Name, NameKey, ObjectRules, OnePass, Property, Required};
 
