@@ -1,5 +1,7 @@
-//! Compiled schema + arguments -> accepted, or the first failure. Walks the
-//! argument value in place (through `Value`) in the contract's check order.
+//! The gateway profile's walk: compiled schema + arguments -> accepted, or
+//! the first failure. Walks the argument value in place (through `Value`) in
+//! the contract's check order (`check`, `check_step`, `check_keywords`); each
+//! keyword's own check is in its family's file under `crate::keywords`.
 //! Paths and error details are built only when a check fails, and
 //! composition branches are asked "does it match?" without building errors.
 

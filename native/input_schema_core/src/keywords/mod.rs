@@ -1,8 +1,11 @@
-//! The keywords of standard JSON Schema, one family per file, each with the
-//! same shape: a `compile` that turns the keyword's value into a [`Keyword`],
-//! and the walk's check for it (an `impl Walk` block in the same file).
-//! [`table`] is the one place that says which keyword a dialect and its
-//! vocabularies know; adding a keyword is one arm there plus its file.
+//! Every keyword, one family per file, for both profiles. For standard JSON
+//! Schema each keyword has the same shape: a `compile` that turns its value
+//! into a [`Keyword`], and the walk's check for it (an `impl Walk` block in
+//! the same file); [`table`] is the one place that says which keyword a
+//! dialect and its vocabularies know. The gateway's compile of the same
+//! keywords (`gateway_*`) and its checks (an `impl` on the gateway's walk)
+//! sit beside them; its allow-list, node and order are `crate::schema`'s
+//! and `crate::validate`'s.
 
 pub(crate) mod applicators;
 pub(crate) mod arrays;

@@ -1,7 +1,9 @@
-//! Schema source -> compiled schema. Reads a schema through `Value`, applies
-//! every preflight check of the contract in its order, and produces an
-//! immutable tree (`Node`) that the validator walks. It knows nothing of the
-//! BEAM and nothing of arguments.
+//! The gateway profile's compile: schema source -> compiled schema. Reads a
+//! schema through `Value`, applies every preflight check of the contract in
+//! its order (each keyword's own compile is in its family's file under
+//! `crate::keywords`), and produces an immutable arena of nodes (`Node`)
+//! that the validator walks. It knows nothing of the BEAM and nothing of
+//! arguments.
 
 mod cycles;
 mod keyword;
