@@ -12,7 +12,7 @@ use serde_json::Value as Json;
 
 use super::dialect::Dialect;
 use super::output::MetaschemaFailure;
-use super::registry::{pointer_item, pointer_join, Place, Registry, Scope};
+use super::registry::{address, pointer_item, pointer_join, ByAddress, Place, Registry, Scope};
 use super::uri;
 use super::{CompileError, FormatMode, Limits, Options, Validator};
 use crate::budget::Budget;
@@ -75,7 +75,8 @@ pub(crate) struct Compiler<'s> {
     pub deferred: Option<&'s Cell<u64>>,
     pub formats: FormatMode,
     nodes: Vec<Node>,
-    memo: HashMap<Place, NodeId>,
+    /// The node of each schema queued, by its value's address.
+    memo: ByAddress<NodeId>,
     /// Nodes to compile: each with its place, its scope and, where the
     /// compiler already holds it, its value (read from the document
     /// otherwise), so that a subschema is not looked up from the
@@ -83,6 +84,9 @@ pub(crate) struct Compiler<'s> {
     queue: VecDeque<(NodeId, Place, Scope, Option<&'s Json>)>,
     resources: Vec<Resource>,
     resource_ids: HashMap<String, u32>,
+    /// The last resource `resource_of` answered, by its base URI: the
+    /// schemas of a resource share that string, and mostly come in a row.
+    last_resource: Option<(Rc<str>, u32)>,
     pub annotates: bool,
     pub dynamic: bool,
     pub bytes: usize,
@@ -190,10 +194,11 @@ pub(crate) fn compile(
         deferred,
         formats: options.formats,
         nodes: Vec::new(),
-        memo: HashMap::new(),
+        memo: ByAddress::default(),
         queue: VecDeque::new(),
         resources: Vec::new(),
         resource_ids: HashMap::new(),
+        last_resource: None,
         annotates: false,
         dynamic: false,
         bytes: 0,
@@ -229,28 +234,33 @@ impl<'s> Compiler<'s> {
     /// The node compiled at `place`, queued for compilation when new.
     pub fn node_for(&mut self, place: Place, scope: Scope, value: Option<&'s Json>) -> NodeId {
         let id = self.nodes.len() as NodeId;
-        match self.memo.entry(place) {
-            Memo::Occupied(known) => *known.get(),
-            Memo::Vacant(new) => {
-                let place = new.key().clone();
-                new.insert(id);
-                self.nodes.push(Node {
-                    body: Body::Accept,
-                    resource: 0,
-                    location: Box::from(""),
-                    recursive_anchor: false,
-                });
-                self.queue.push_back((id, place, scope, value));
-                id
+        let value = value.or_else(|| self.registry.value(&place));
+        if let Some(value) = value {
+            match self.memo.entry(address(value)) {
+                Memo::Occupied(known) => return *known.get(),
+                Memo::Vacant(new) => {
+                    new.insert(id);
+                }
             }
         }
+        // A place that names no value is queued unmemoized: its compile
+        // reports it (`NotASchema`).
+        self.nodes.push(Node {
+            body: Body::Accept,
+            resource: 0,
+            location: Box::from(""),
+            recursive_anchor: false,
+        });
+        self.queue.push_back((id, place, scope, value));
+        id
     }
 
     /// The scope of the schema at `place`: as scanned, or (for a place the
     /// scan did not reach, such as one inside an unknown keyword) derived
     /// from its nearest scanned ancestor.
     fn scope_at(&self, place: &Place, parent: Option<&Scope>, value: Option<&'s Json>) -> Scope {
-        if let Some(scope) = self.registry.scope(place) {
+        let value = value.or_else(|| self.registry.value(place));
+        if let Some(scope) = value.and_then(|value| self.registry.scope(value)) {
             return scope.clone();
         }
         let mut ancestor = parent.cloned();
@@ -262,7 +272,11 @@ impl<'s> Compiler<'s> {
                     doc: place.doc,
                     pointer: pointer.to_string(),
                 };
-                if let Some(scope) = self.registry.scope(&up) {
+                if let Some(scope) = self
+                    .registry
+                    .value(&up)
+                    .and_then(|value| self.registry.scope(value))
+                {
                     ancestor = Some(scope.clone());
                     break;
                 }
@@ -274,7 +288,7 @@ impl<'s> Compiler<'s> {
             dialect: Dialect::Draft2020_12,
             vocabularies: super::Vocabularies::all(Dialect::Draft2020_12),
         });
-        if let Some(Json::Object(map)) = value.or_else(|| self.registry.value(place)) {
+        if let Some(Json::Object(map)) = value {
             let ref_overrides = scope.dialect.ref_overrides_siblings() && map.contains_key("$ref");
             if let (false, Some(id)) = (
                 ref_overrides,
@@ -357,7 +371,13 @@ impl<'s> Compiler<'s> {
     /// The resource a scope belongs to, registered on first sight with its
     /// root and its dynamic anchors.
     fn resource_of(&mut self, doc: usize, scope: &Scope) -> u32 {
+        if let Some((base, id)) = &self.last_resource {
+            if Rc::ptr_eq(base, &scope.base) {
+                return *id;
+            }
+        }
         if let Some(&id) = self.resource_ids.get(&*scope.base) {
+            self.last_resource = Some((Rc::clone(&scope.base), id));
             return id;
         }
         let id = self.resources.len() as u32;

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 use std::sync::OnceLock;
 
@@ -25,6 +26,47 @@ use crate::value::push_pointer_token;
 pub(crate) struct Place {
     pub doc: usize,
     pub pointer: String,
+}
+
+/// A schema's value by its address: two places hold the same schema
+/// exactly when they name the same value of a document, and every document
+/// is borrowed for the whole compilation, so the address is the place's
+/// identity. The compile's per-subschema tables are keyed by it, hashed as
+/// one word, rather than by the place's pointer string (SipHash over every
+/// byte, a copy of the pointer for each key). An address is no input a
+/// schema's author can choose, so a plain mixing hash serves.
+pub(crate) fn address(value: &Json) -> usize {
+    std::ptr::from_ref(value) as usize
+}
+
+/// A table keyed by [`address`].
+pub(crate) type ByAddress<V> = HashMap<usize, V, BuildHasherDefault<AddressHasher>>;
+
+/// Hashes one address: the two halves of its product with a 64-bit odd
+/// constant, folded, so that the low bits (the bucket) depend on every bit
+/// of the address, whose own low bits are always zero.
+#[derive(Default)]
+pub(crate) struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        let product = u128::from(self.0 ^ word) * 0x9E37_79B9_7F4A_7C15;
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
+    }
 }
 
 /// What holds at a schema's place: its base URI, the place of the resource
@@ -142,33 +184,37 @@ pub(crate) fn built_in_document(uri: &str) -> Option<&'static Json> {
     built_in().iter().find(|(u, _)| *u == bare).map(|(_, json)| json)
 }
 
-/// Keywords whose value is one subschema, in any dialect that has them.
-pub(crate) const SINGLE: &[&str] = &[
-    "additionalItems",
-    "additionalProperties",
-    "contains",
-    "not",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
+/// What a keyword's value holds, for the scan: subschemas as the
+/// keyword's own value, as a list, or as a map's values (in any dialect
+/// that has the keyword); `items` is a subschema or a list of them, as its
+/// value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    Single,
+    List,
+    Map,
+    Nothing,
+}
 
-/// Keywords whose value is a list of subschemas.
-pub(crate) const LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-
-/// Keywords whose value is a map of subschemas.
-pub(crate) const MAPS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-];
+fn holds(key: &str) -> Holds {
+    match key {
+        "additionalItems"
+        | "additionalProperties"
+        | "contains"
+        | "not"
+        | "propertyNames"
+        | "if"
+        | "then"
+        | "else"
+        | "unevaluatedItems"
+        | "unevaluatedProperties"
+        | "contentSchema" => Holds::Single,
+        "allOf" | "anyOf" | "oneOf" | "prefixItems" => Holds::List,
+        "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas"
+        | "dependencies" => Holds::Map,
+        _ => Holds::Nothing,
+    }
+}
 
 pub(crate) struct Registry<'s> {
     docs: Vec<&'s Json>,
@@ -176,8 +222,8 @@ pub(crate) struct Registry<'s> {
     resources: HashMap<String, Place>,
     /// (resource URI, anchor name) -> the anchored schema.
     anchors: HashMap<(String, String), Anchor>,
-    /// Every scanned schema's scope, by place.
-    scopes: HashMap<Place, Scope>,
+    /// Every scanned schema's scope, by its value's address.
+    scopes: ByAddress<Scope>,
     /// The caller's resources, by the URI they were given under, before
     /// they are scanned (a `$schema` may name one).
     pending: HashMap<String, usize>,
@@ -245,7 +291,7 @@ impl<'s> Registry<'s> {
             docs: Vec::new(),
             resources: HashMap::new(),
             anchors: HashMap::new(),
-            scopes: HashMap::new(),
+            scopes: ByAddress::default(),
             pending: HashMap::new(),
             dynamic: HashMap::new(),
             limits,
@@ -276,8 +322,9 @@ impl<'s> Registry<'s> {
         self.scopes.len()
     }
 
-    pub fn scope(&self, place: &Place) -> Option<&Scope> {
-        self.scopes.get(place)
+    /// The scope the scan found for the schema `value`.
+    pub fn scope(&self, value: &Json) -> Option<&Scope> {
+        self.scopes.get(&address(value))
     }
 
     pub fn resource(&self, uri: &str) -> Option<&Place> {
@@ -455,25 +502,27 @@ impl<'s> Registry<'s> {
             }
             let scope = self.enter(doc, value, &pointer, &parent)?;
             let Json::Object(map) = value else {
-                self.scopes.insert(Place { doc, pointer }, scope);
+                self.scopes.insert(address(value), scope);
                 continue;
             };
             // Drafts 4 to 7: beside `$ref`, nothing else is a keyword, but
             // a pointer may still reach what is written there.
             for (key, child) in map {
                 let key = key.as_str();
-                if SINGLE.contains(&key)
-                    || (key == "items" && child.is_object())
-                    || (key == "items" && child.is_boolean())
-                {
+                let held = match (key, child) {
+                    ("items", Json::Array(_)) => Holds::List,
+                    ("items", Json::Object(_) | Json::Bool(_)) => Holds::Single,
+                    _ => holds(key),
+                };
+                if held == Holds::Single {
                     stack.push((child, pointer_join(&pointer, &[key]), scope.clone(), depth + 1));
-                } else if LISTS.contains(&key) || (key == "items" && child.is_array()) {
+                } else if held == Holds::List {
                     if let Json::Array(items) = child {
                         for (i, item) in items.iter().enumerate() {
                             stack.push((item, pointer_item(&pointer, key, i), scope.clone(), depth + 1));
                         }
                     }
-                } else if MAPS.contains(&key) {
+                } else if held == Holds::Map {
                     if let Json::Object(entries) = child {
                         for (name, item) in entries {
                             if key == "dependencies" && !(item.is_object() || item.is_boolean()) {
@@ -485,7 +534,7 @@ impl<'s> Registry<'s> {
                     }
                 }
             }
-            self.scopes.insert(Place { doc, pointer }, scope);
+            self.scopes.insert(address(value), scope);
         }
         Ok(())
     }
@@ -547,15 +596,15 @@ impl<'s> Registry<'s> {
             }
         }
         if dialect >= Dialect::Draft2019_09 {
-            let place = Place {
+            let place = || Place {
                 doc,
                 pointer: pointer.to_string(),
             };
             if let Some(name) = map.get("$anchor").and_then(Json::as_str) {
                 self.anchors
                     .entry((scope.base.to_string(), name.to_string()))
-                    .or_insert(Anchor {
-                        place: place.clone(),
+                    .or_insert_with(|| Anchor {
+                        place: place(),
                         dynamic: false,
                     });
             }
@@ -564,14 +613,14 @@ impl<'s> Registry<'s> {
                     self.anchors.insert(
                         (scope.base.to_string(), name.to_string()),
                         Anchor {
-                            place: place.clone(),
+                            place: place(),
                             dynamic: true,
                         },
                     );
                     self.dynamic
                         .entry(scope.base.to_string())
                         .or_default()
-                        .push((name.to_string(), place));
+                        .push((name.to_string(), place()));
                 }
             }
         }
