@@ -142,7 +142,14 @@ impl Walk<'_> {
             [first, second, ..] => {
                 let (first, second) = (*first, *second);
                 self.fail(at, kp, ip, || {
-                    format!("instance is valid against more than one schema of oneOf (indexes {first} and {second})")
+                    crate::standard::output::Message::new(
+                        "instance is valid against more than one schema of oneOf (indexes ",
+                    )
+                    .number(first as u64)
+                    .then(" and ")
+                    .number(second as u64)
+                    .then(")")
+                    .done()
                 })
             }
         }

@@ -224,13 +224,19 @@ impl Walk<'_> {
                 if min == 1 {
                     "array contains no item valid against the schema of contains".to_string()
                 } else {
-                    format!("array contains fewer than {min} items valid against the schema of contains")
+                    crate::standard::output::Message::new("array contains fewer than ")
+                        .number(min)
+                        .then(" items valid against the schema of contains")
+                        .done()
                 }
             });
         }
         if let Some(max) = max.filter(|max| matched > *max) {
             return self.fail(at, kp, ip, || {
-                format!("array contains more than {max} items valid against the schema of contains")
+                crate::standard::output::Message::new("array contains more than ")
+                    .number(max)
+                    .then(" items valid against the schema of contains")
+                    .done()
             });
         }
         Ok(true)
@@ -254,9 +260,15 @@ impl Walk<'_> {
         }
         self.fail(at, kp, ip, || {
             if minimum {
-                format!("array has fewer than {limit} items")
+                crate::standard::output::Message::new("array has fewer than ")
+                    .number(limit)
+                    .then(" items")
+                    .done()
             } else {
-                format!("array has more than {limit} items")
+                crate::standard::output::Message::new("array has more than ")
+                    .number(limit)
+                    .then(" items")
+                    .done()
             }
         })
     }

@@ -490,7 +490,12 @@ impl Walk<'_> {
         for (i, name) in names.iter().enumerate() {
             self.charge(1)?;
             if !present.has(i, name) {
-                let passed = self.fail(at, kp, ip, || format!("required property {name:?} is missing"))?;
+                let passed = self.fail(at, kp, ip, || {
+                    crate::standard::output::Message::new("required property ")
+                        .quoted(name)
+                        .then(" is missing")
+                        .done()
+                })?;
                 if self.stops(passed, &mut valid) {
                     return Ok(false);
                 }
@@ -524,7 +529,12 @@ impl Walk<'_> {
                 self.charge(1)?;
                 if !keys.has(name) {
                     let passed = self.fail(at, kp, ip, || {
-                        format!("property {name:?} is required when {present:?} is present")
+                        crate::standard::output::Message::new("property ")
+                            .quoted(name)
+                            .then(" is required when ")
+                            .quoted(present)
+                            .then(" is present")
+                            .done()
                     })?;
                     if self.stops(passed, &mut valid) {
                         return Ok(false);
@@ -583,9 +593,15 @@ impl Walk<'_> {
         }
         self.fail(at, kp, ip, || {
             if minimum {
-                format!("object has fewer than {limit} properties")
+                crate::standard::output::Message::new("object has fewer than ")
+                    .number(limit)
+                    .then(" properties")
+                    .done()
             } else {
-                format!("object has more than {limit} properties")
+                crate::standard::output::Message::new("object has more than ")
+                    .number(limit)
+                    .then(" properties")
+                    .done()
             }
         })
     }

@@ -149,9 +149,15 @@ impl Walk<'_> {
         }
         self.fail(at, kp, ip, || {
             if minimum {
-                format!("string is shorter than {limit} characters")
+                crate::standard::output::Message::new("string is shorter than ")
+                    .number(limit)
+                    .then(" characters")
+                    .done()
             } else {
-                format!("string is longer than {limit} characters")
+                crate::standard::output::Message::new("string is longer than ")
+                    .number(limit)
+                    .then(" characters")
+                    .done()
             }
         })
     }
@@ -173,7 +179,9 @@ impl Walk<'_> {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {
-            format!("string does not match the pattern {source:?}")
+            crate::standard::output::Message::new("string does not match the pattern ")
+                .quoted(source)
+                .done()
         })
     }
 

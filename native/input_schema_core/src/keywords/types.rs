@@ -194,7 +194,8 @@ pub(crate) fn instance_type_of<'a, V: Value<'a>>(kind: Kind, instance: V, floats
     }
 }
 
-pub(crate) fn type_names(bits: u8) -> String {
+/// Appends the names of the types in `bits`, comma-separated.
+fn push_type_names(out: &mut String, bits: u8) {
     let names = [
         (NULL, "null"),
         (BOOLEAN, "boolean"),
@@ -204,12 +205,14 @@ pub(crate) fn type_names(bits: u8) -> String {
         (ARRAY, "array"),
         (OBJECT, "object"),
     ];
-    names
-        .iter()
-        .filter(|(bit, _)| bits & bit != 0)
-        .map(|(_, name)| *name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut first = true;
+    for (_, name) in names.iter().filter(|(bit, _)| bits & bit != 0) {
+        if !first {
+            out.push_str(", ");
+        }
+        out.push_str(name);
+        first = false;
+    }
 }
 
 impl Walk<'_> {
@@ -226,7 +229,10 @@ impl Walk<'_> {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {
-            format!("instance is not of type {}", type_names(types))
+            let mut message = String::with_capacity(64);
+            message.push_str("instance is not of type ");
+            push_type_names(&mut message, types);
+            message
         })
     }
 

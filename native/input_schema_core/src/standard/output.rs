@@ -19,6 +19,70 @@ pub struct OutputUnit {
     pub message: String,
 }
 
+/// An output unit's message, built from its pieces. A failing instance
+/// builds one per unit, and the formatting machinery (`format!`, and `{:?}`
+/// to quote a name or a pattern) cost more than the rest of the unit.
+pub(crate) struct Message(String);
+
+impl Message {
+    pub fn new(text: &str) -> Message {
+        let mut message = String::with_capacity(text.len() + 32);
+        message.push_str(text);
+        Message(message)
+    }
+
+    pub fn then(mut self, text: &str) -> Message {
+        self.0.push_str(text);
+        self
+    }
+
+    /// `n` in decimal digits.
+    pub fn number(mut self, n: u64) -> Message {
+        push_decimal(&mut self.0, n);
+        self
+    }
+
+    /// `text` in double quotes, exactly as `{:?}` writes it.
+    pub fn quoted(mut self, text: &str) -> Message {
+        // Printable ASCII other than `"` and `\` is written as it is; the
+        // rest takes the formatter's escapes.
+        if text
+            .bytes()
+            .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+        {
+            self.0.push('"');
+            self.0.push_str(text);
+            self.0.push('"');
+        } else {
+            use std::fmt::Write;
+            // Writing to a String cannot fail.
+            let _ = write!(self.0, "{text:?}");
+        }
+        self
+    }
+
+    pub fn done(self) -> String {
+        self.0
+    }
+}
+
+/// Appends `n` in decimal digits.
+pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        start -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &digit in digits.iter().skip(start) {
+        out.push(char::from(digit));
+    }
+}
+
 /// Why a validation stopped without a verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Limit {
@@ -120,5 +184,34 @@ impl fmt::Display for OutputUnit {
             "{:?} at {:?}: {}",
             self.instance_location, self.keyword_location, self.message
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{push_decimal, Message};
+
+    #[test]
+    fn messages_read_as_the_formatter_writes_them() {
+        for n in [0u64, 7, 10, 99, 1_000, 12_345_678_901, u64::MAX] {
+            let mut out = String::new();
+            push_decimal(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+        for text in [
+            "",
+            "plain name",
+            "^[a-z][a-z0-9_-]*$",
+            "quote \" inside",
+            "back\\slash",
+            "tab\tand newline\n",
+            "\u{7f}\u{0}",
+            "é ü 🙂",
+            "\u{301}combining",
+            "'single'",
+        ] {
+            let built = Message::new("a ").quoted(text).then(" b ").number(42).done();
+            assert_eq!(built, format!("a {text:?} b 42"), "{text:?}");
+        }
     }
 }

@@ -9,9 +9,8 @@
 //! and no schema can overflow a stack.
 
 use std::borrow::Cow;
-use std::fmt::Write;
 
-use super::output::{Limit, OutputUnit};
+use super::output::{push_decimal, Limit, OutputUnit};
 use super::Validator;
 use crate::budget::Budget;
 use crate::keywords::numbers::Bound;
@@ -62,6 +61,10 @@ impl<'p> Path<'p> {
 
     /// The location as a JSON Pointer.
     pub fn render(&self) -> String {
+        // The root (only the root has no parent): `""`, nothing allocated.
+        if self.parent.is_none() && self.seg.is_none() {
+            return String::new();
+        }
         // The steps, innermost first: on the stack for the usual short
         // locations, in a vector past that.
         const SHORT: usize = 16;
@@ -89,7 +92,8 @@ impl<'p> Path<'p> {
                     out.push_str(key);
                 }
                 Seg::Index(i) => {
-                    let _ = write!(out, "/{i}");
+                    out.push('/');
+                    push_decimal(&mut out, *i as u64);
                 }
                 Seg::Name(bytes) => {
                     let name = match std::str::from_utf8(bytes) {
