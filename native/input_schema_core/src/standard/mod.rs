@@ -11,6 +11,7 @@
 
 pub(crate) mod compiler;
 pub mod dialect;
+mod known_valid;
 pub(crate) mod output;
 pub(crate) mod plan;
 pub(crate) mod registry;
