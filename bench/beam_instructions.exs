@@ -3,7 +3,10 @@
 # through validate(schema_map, args) on a cache hit, made from Elixir as a
 # runtime makes them; and the standard entry point's eight shapes
 # (fixtures/standard_shapes.json), each shape's valid and invalid instance,
-# through Backplane.JSONSchema.valid?/2 and validate/2 on a compiled schema. Run under callgrind (`--dump-before` the marker below),
+# through Backplane.JSONSchema.valid?/2 and validate/2 on a compiled schema,
+# and each shape's valid instance through validate/2 with the schema map
+# (compiled for the call: beam_standard_cold). Run under callgrind
+# (`--dump-before` the marker below),
 # each workload is two phases: a warm-up (compiles, fills the cache and
 # this scheduler's front), then ROUNDS passes over its calls. `Native.noop/0`
 # ends each phase, so every other dump is one workload's measured pass; the
@@ -41,6 +44,13 @@ defmodule BeamInstructions do
     coding = BenchSupport.coding_calls()
     mcp = BenchSupport.mcp_calls()
 
+    # Each shape's schema map with its valid instance: compiled for the
+    # call (reading the terms, the metaschema check, the compile), then
+    # validated, as validate/2 does with a schema it is given.
+    cold =
+      for shape <- BenchSupport.read_json!("fixtures/standard_shapes.json"),
+          do: {shape["schema"], shape["valid"]}
+
     standard =
       for shape <- BenchSupport.read_json!("fixtures/standard_shapes.json"),
           {:ok, compiled} <- [JSONSchema.compile(shape["schema"])],
@@ -53,7 +63,8 @@ defmodule BeamInstructions do
       {"beam_compiled_mcp", compile(mcp)},
       {"beam_hit_mcp", mcp},
       {"beam_standard_valid", {:valid?, standard}},
-      {"beam_standard_validate", {:validate, standard}}
+      {"beam_standard_validate", {:validate, standard}},
+      {"beam_standard_cold", {:validate, cold}}
     ]
 
     InputSchema.configure_cache(enabled: true)
