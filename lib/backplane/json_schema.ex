@@ -134,6 +134,13 @@ defmodule Backplane.JSONSchema do
 
   def validate(%Compiled{} = compiled, instance, []), do: run(compiled, instance, :all)
 
+  # No options: the defaults, without reading an option list.
+  def validate(schema, instance, []) do
+    with {:ok, compiled} <- compile_checked(schema, :draft2020_12, %{}, :annotate) do
+      run(compiled, instance, :all)
+    end
+  end
+
   def validate(schema, instance, opts) do
     {output, compile_opts} = validate_options!(opts)
 
@@ -154,7 +161,7 @@ defmodule Backplane.JSONSchema do
   def valid?(%Compiled{} = compiled, instance), do: run(compiled, instance, :valid) == true
 
   def valid?(schema, instance) do
-    case compiled(schema, []) do
+    case compile_checked(schema, :draft2020_12, %{}, :annotate) do
       {:ok, compiled} -> run(compiled, instance, :valid) == true
       {:error, _} -> false
     end

@@ -19,7 +19,7 @@ use input_schema_core::standard::{
     CompileError, Dialect, FormatMode, Limit, Options, OutputUnit, Validator, COMPILE_BUDGET,
     MAX_SCHEMA_DEPTH, WALK_BUDGET,
 };
-use input_schema_core::value::Value;
+use input_schema_core::value::{Shape, Value};
 
 mod atoms {
     rustler::atoms! {
@@ -127,10 +127,10 @@ impl<'a> Reader<'a, '_> {
                 return Ok(Json::Null);
             }
             Ok(match term.get_type() {
-                TermType::Atom => match term.atom_to_string().map_err(|_| self.not_json())?.as_str() {
-                    "nil" => Json::Null,
-                    "true" => Json::Bool(true),
-                    "false" => Json::Bool(false),
+                // Compared as terms: an atom's name is not copied out.
+                TermType::Atom => match BeamTerm(term).shape() {
+                    Shape::Nil => Json::Null,
+                    Shape::Bool(b) => Json::Bool(b),
                     _ => return Err(self.not_json()),
                 },
                 TermType::Binary => Json::String(self.text(term)?),

@@ -63,7 +63,7 @@ pub(crate) fn compile_pattern_properties<'s>(
     let mut entries = Vec::with_capacity(map.len());
     for source in map.keys() {
         let pointer =
-            crate::standard::registry::pointer_join(&at.place.pointer, &["patternProperties", source]);
+            || crate::standard::registry::pointer_join(&at.place.pointer, &["patternProperties", source]);
         let pattern = super::strings::pattern(c, pointer, source)?;
         entries.push((
             Box::from(source.as_str()),
@@ -92,7 +92,7 @@ pub(crate) fn compile_additional_properties<'s>(
     if let Some(Json::Object(map)) = at.sibling("patternProperties") {
         for source in map.keys() {
             let pointer =
-                crate::standard::registry::pointer_join(&at.place.pointer, &["patternProperties", source]);
+                || crate::standard::registry::pointer_join(&at.place.pointer, &["patternProperties", source]);
             patterns.push(super::strings::pattern(c, pointer, source)?);
         }
     }

@@ -36,11 +36,12 @@ pub(crate) fn compile_length(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, 
 /// A pattern for the standard entry point, with the reason it is refused.
 pub(crate) fn pattern(
     c: &mut Compiler<'_>,
-    pointer: String,
+    pointer: impl Fn() -> String,
     source: &str,
 ) -> Result<Arc<Pattern>, CompileError> {
+    // The pointer is built only for an error.
     let refused = |reason: &'static str| CompileError::Pattern {
-        pointer: pointer.clone(),
+        pointer: pointer(),
         pattern: source.to_string(),
         reason,
     };
@@ -78,7 +79,7 @@ pub(crate) fn compile_pattern<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: 
     let Some(source) = value.as_str() else {
         return Err(at.invalid("pattern", "a string"));
     };
-    let compiled = pattern(c, at.pointer("pattern"), source)?;
+    let compiled = pattern(c, || at.pointer("pattern"), source)?;
     entry(
         "pattern",
         Keyword::Pattern {

@@ -386,14 +386,14 @@ impl<'s> Compiler<'s> {
             return id;
         }
         let id = self.resources.len() as u32;
-        self.resource_ids.insert(scope.base.to_string(), id);
+        self.resource_ids.insert(String::from(&*scope.base), id);
         self.resources.push(Resource {
             root: None,
             dynamic_anchors: Box::new([]),
         });
         let root_place = self.registry.resource(&scope.base).cloned().unwrap_or(Place {
             doc,
-            pointer: scope.resource_pointer.to_string(),
+            pointer: String::from(&*scope.resource_pointer),
         });
         let root_scope = self.scope_at(&root_place, None, None);
         let root = self.node_for(root_place, root_scope, None);

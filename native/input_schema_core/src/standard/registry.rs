@@ -332,6 +332,9 @@ impl<'s> Registry<'s> {
     }
 
     pub fn dynamic_anchors(&self, uri: &str) -> &[(String, Place)] {
+        if self.dynamic.is_empty() {
+            return &[];
+        }
         self.dynamic.get(uri).map_or(&[], Vec::as_slice)
     }
 
@@ -602,7 +605,7 @@ impl<'s> Registry<'s> {
             };
             if let Some(name) = map.get("$anchor").and_then(Json::as_str) {
                 self.anchors
-                    .entry((scope.base.to_string(), name.to_string()))
+                    .entry((String::from(&*scope.base), name.to_string()))
                     .or_insert_with(|| Anchor {
                         place: place(),
                         dynamic: false,
@@ -611,14 +614,14 @@ impl<'s> Registry<'s> {
             if dialect >= Dialect::Draft2020_12 {
                 if let Some(name) = map.get("$dynamicAnchor").and_then(Json::as_str) {
                     self.anchors.insert(
-                        (scope.base.to_string(), name.to_string()),
+                        (String::from(&*scope.base), name.to_string()),
                         Anchor {
                             place: place(),
                             dynamic: true,
                         },
                     );
                     self.dynamic
-                        .entry(scope.base.to_string())
+                        .entry(String::from(&*scope.base))
                         .or_default()
                         .push((name.to_string(), place()));
                 }
