@@ -33,6 +33,8 @@ defmodule Backplane.JSONSchema do
   @dialects [:draft2020_12, :draft2019_09, :draft7, :draft6, :draft4]
   @compile_spec [dialect: @dialects, formats: [:annotate, :assert]]
   @validate_spec [output: [:units, :basic]]
+  # What an empty option list means: {dialect, resources, formats}.
+  @defaults {:draft2020_12, %{}, :annotate}
 
   @typedoc "A schema: a map (binary or atom keys) or a boolean."
   @type schema :: map() | boolean()
@@ -135,20 +137,25 @@ defmodule Backplane.JSONSchema do
   def validate(%Compiled{} = compiled, instance, []), do: run(compiled, instance, :all)
 
   # No options: the defaults, without reading an option list.
-  def validate(schema, instance, []) do
-    with {:ok, compiled} <- compile_checked(schema, :draft2020_12, %{}, :annotate) do
-      run(compiled, instance, :all)
-    end
-  end
+  def validate(schema, instance, []), do: check(schema, instance, :all, @defaults)
 
   def validate(schema, instance, opts) do
     {output, compile_opts} = validate_options!(opts)
 
-    with {:ok, compiled} <- compiled(schema, compile_opts) do
-      case run(compiled, instance, :all) do
-        {:error, units} when is_list(units) and output == :basic -> {:error, basic(units)}
-        result -> result
+    result =
+      case schema do
+        %Compiled{} ->
+          with {:ok, compiled} <- compiled(schema, compile_opts) do
+            run(compiled, instance, :all)
+          end
+
+        schema ->
+          check(schema, instance, :all, compile_options!(compile_opts, "validate/3"))
       end
+
+    case result do
+      {:error, units} when is_list(units) and output == :basic -> {:error, basic(units)}
+      result -> result
     end
   end
 
@@ -160,10 +167,33 @@ defmodule Backplane.JSONSchema do
   @spec valid?(Compiled.t() | schema(), term()) :: boolean()
   def valid?(%Compiled{} = compiled, instance), do: run(compiled, instance, :valid) == true
 
-  def valid?(schema, instance) do
-    case compile_checked(schema, :draft2020_12, %{}, :annotate) do
-      {:ok, compiled} -> run(compiled, instance, :valid) == true
-      {:error, _} -> false
+  def valid?(schema, instance), do: check(schema, instance, :valid, @defaults) == true
+
+  # A schema map compiled for one validation, with its options: one
+  # NIF call compiles and validates, and keeps nothing. Over the compile's
+  # inline budget both run on a dirty scheduler; over the walk's, the
+  # compiled schema comes back for the dirty walk.
+  defp check(schema, instance, mode, {dialect, resources, formats}) do
+    result =
+      case Native.json_schema_check(schema, instance, mode, dialect, resources, formats) do
+        :dirty ->
+          DirtyGate.run(:compile, fn ->
+            Native.json_schema_check_dirty(schema, instance, mode, dialect, resources, formats)
+          end)
+
+        {:dirty_validate, resource} ->
+          DirtyGate.run(:validate, fn ->
+            Native.json_schema_validate_dirty(resource, instance, mode)
+          end)
+
+        result ->
+          result
+      end
+
+    case result do
+      {:error, details} when is_map(details) -> {:error, CompileError.new(details)}
+      {:error, :panic} -> {:error, CompileError.internal()}
+      other -> answer(other)
     end
   end
 
@@ -222,16 +252,15 @@ defmodule Backplane.JSONSchema do
       end
 
     case result do
-      {:error, {:limit, reason, message}} ->
-        {:error, %LimitError{reason: reason, message: message}}
-
-      {:error, :panic} ->
-        {:error, LimitError.internal()}
-
-      other ->
-        other
+      {:error, :panic} -> {:error, LimitError.internal()}
+      other -> answer(other)
     end
   end
+
+  defp answer({:error, {:limit, reason, message}}),
+    do: {:error, %LimitError{reason: reason, message: message}}
+
+  defp answer(result), do: result
 
   defp basic(units) do
     %{

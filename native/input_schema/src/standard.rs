@@ -24,6 +24,7 @@ use input_schema_core::value::{Shape, Value};
 mod atoms {
     rustler::atoms! {
         dirty,
+        dirty_validate,
         foreign,
         limit,
         work,
@@ -301,8 +302,7 @@ fn limit_error<'a>(env: Env<'a>, limit: Limit) -> Term<'a> {
         .encode(env)
 }
 
-/// Compiles; `None` when the inline budget ran out. Reading and compiling
-/// each have their budget; inline, both are the one inline budget.
+/// Compiles into a resource; `None` when the inline budget ran out.
 #[allow(clippy::too_many_arguments)]
 fn compile<'a>(
     env: Env<'a>,
@@ -314,8 +314,40 @@ fn compile<'a>(
     compile_budget: &Budget,
     inline: bool,
 ) -> Option<Term<'a>> {
+    match compile_validator(
+        env,
+        schema,
+        dialect,
+        resources,
+        formats,
+        read_budget,
+        compile_budget,
+        inline,
+    ) {
+        Ok(validator) => Some(match resource::make_standard(env, Arc::new(validator)) {
+            Some(resource) => (atom::ok(), resource).encode(env),
+            None => compile_error(env, &CompileError::CompileBudget),
+        }),
+        Err(answer) => answer,
+    }
+}
+
+/// Compiles; `Err(None)` when the inline budget ran out, `Err(Some(term))`
+/// with the error term to answer. Reading and compiling each have their
+/// budget; inline, both are the one inline budget.
+#[allow(clippy::too_many_arguments)]
+fn compile_validator<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    dialect: Atom,
+    resources: Term<'a>,
+    formats: Atom,
+    read_budget: &Budget,
+    compile_budget: &Budget,
+    inline: bool,
+) -> Result<Validator, Option<Term<'a>>> {
     let Some(dialect) = dialect_of(dialect) else {
-        return Some(atom::badarg().encode(env));
+        return Err(Some(atom::badarg().encode(env)));
     };
     // The documents read are dropped here too: their nesting is bounded,
     // and so is the stack that takes.
@@ -328,22 +360,22 @@ fn compile<'a>(
         };
         let json = match reader.read(schema) {
             Ok(json) => json,
-            Err(Stop::Budget) => return over_budget(),
+            Err(Stop::Budget) => return Err(over_budget()),
             Err(Stop::NotJson(pointer)) => {
-                return Some(compile_error(env, &CompileError::NotJson { pointer }))
+                return Err(Some(compile_error(env, &CompileError::NotJson { pointer })))
             }
         };
         let mut documents = Vec::new();
         if let Some(entries) = rustler::types::map::MapIterator::new(resources) {
             for (uri, document) in entries {
                 let Some(uri) = BeamTerm(uri).bytes().and_then(|b| std::str::from_utf8(b).ok()) else {
-                    return Some(atom::badarg().encode(env));
+                    return Err(Some(atom::badarg().encode(env)));
                 };
                 match reader.read(document) {
                     Ok(json) => documents.push((uri.to_string(), json)),
-                    Err(Stop::Budget) => return over_budget(),
+                    Err(Stop::Budget) => return Err(over_budget()),
                     Err(Stop::NotJson(pointer)) => {
-                        return Some(compile_error(env, &CompileError::NotJson { pointer }))
+                        return Err(Some(compile_error(env, &CompileError::NotJson { pointer })))
                     }
                 }
             }
@@ -352,7 +384,7 @@ fn compile<'a>(
             // Cut short: where the schema nests past the compiler's limit, if
             // the part read shows it, else where the reading stopped.
             let error = Validator::nesting_error(&json, dialect).unwrap_or(CompileError::TooDeep { pointer });
-            return Some(compile_error(env, &error));
+            return Err(Some(compile_error(env, &error)));
         }
         let options = Options {
             dialect,
@@ -369,12 +401,9 @@ fn compile<'a>(
             Validator::compile_within(&json, &options, compile_budget)
         };
         match compiled {
-            Ok(validator) => match resource::make_standard(env, Arc::new(validator)) {
-                Some(resource) => Some((atom::ok(), resource).encode(env)),
-                None => Some(compile_error(env, &CompileError::CompileBudget)),
-            },
-            Err(CompileError::CompileBudget) if inline => None,
-            Err(error) => Some(compile_error(env, &error)),
+            Ok(validator) => Ok(validator),
+            Err(CompileError::CompileBudget) if inline => Err(None),
+            Err(error) => Err(Some(compile_error(env, &error))),
         }
     })
 }
@@ -444,6 +473,18 @@ fn validate<'a>(
     let Some(validator) = resource::get_standard(compiled) else {
         return Some(atoms::foreign().encode(env));
     };
+    validate_with(env, validator, instance, mode, budget, inline)
+}
+
+/// Validates against `validator`; `None` when the inline budget ran out.
+fn validate_with<'a>(
+    env: Env<'a>,
+    validator: &Validator,
+    instance: Term<'a>,
+    mode: Atom,
+    budget: &Budget,
+    inline: bool,
+) -> Option<Term<'a>> {
     let instance = BeamTerm(instance);
     if mode == atoms::valid() {
         return match validator.is_valid_within(instance, budget) {
@@ -501,6 +542,78 @@ fn json_schema_validate_dirty<'a>(
     guarded(env, || {
         let budget = Budget::new(WALK_BUDGET);
         validate(env, compiled, instance, mode, &budget, false)
+            .unwrap_or_else(|| limit_error(env, Limit::Work))
+    })
+}
+
+/// Compiles a schema for one validation and validates: `validate/2` and
+/// `valid?/2` given a schema map. Nothing outlives the call (no resource,
+/// no second call) unless the walk is over the inline budget: then the
+/// compiled schema is answered as a resource, `{:dirty_validate,
+/// resource}`, for `json_schema_validate_dirty`. `:dirty` when the compile
+/// is over its inline budget: `json_schema_check_dirty` does both.
+#[rustler::nif]
+fn json_schema_check<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    instance: Term<'a>,
+    mode: Atom,
+    dialect: Atom,
+    resources: Term<'a>,
+    formats: Atom,
+) -> Term<'a> {
+    guarded(env, || {
+        let budget = Budget::new(COMPILE_INLINE_BUDGET);
+        let validator =
+            match compile_validator(env, schema, dialect, resources, formats, &budget, &budget, true) {
+                Ok(validator) => validator,
+                Err(Some(answer)) => return answer,
+                Err(None) => return atoms::dirty().encode(env),
+            };
+        // Compiled within the inline budget, the schema is small: it is
+        // dropped here.
+        let budget = Budget::new(WALK_INLINE_BUDGET);
+        match validate_with(env, &validator, instance, mode, &budget, true) {
+            Some(answer) => answer,
+            None => match resource::make_standard(env, Arc::new(validator)) {
+                Some(resource) => (atoms::dirty_validate(), resource).encode(env),
+                None => compile_error(env, &CompileError::CompileBudget),
+            },
+        }
+    })
+}
+
+/// [`json_schema_check`] on a dirty scheduler: the compile and the walk
+/// with their full limits.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn json_schema_check_dirty<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    instance: Term<'a>,
+    mode: Atom,
+    dialect: Atom,
+    resources: Term<'a>,
+    formats: Atom,
+) -> Term<'a> {
+    crate::deferred::drain();
+    guarded(env, || {
+        let read_budget = Budget::new(MAX_SCHEMA_TERMS * TERM_UNITS);
+        let compile_budget = Budget::new(COMPILE_BUDGET);
+        let validator = match compile_validator(
+            env,
+            schema,
+            dialect,
+            resources,
+            formats,
+            &read_budget,
+            &compile_budget,
+            false,
+        ) {
+            Ok(validator) => validator,
+            Err(answer) => return answer.unwrap_or_else(|| compile_error(env, &CompileError::CompileBudget)),
+        };
+        let budget = Budget::new(WALK_BUDGET);
+        validate_with(env, &validator, instance, mode, &budget, false)
             .unwrap_or_else(|| limit_error(env, Limit::Work))
     })
 }

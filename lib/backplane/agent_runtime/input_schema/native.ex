@@ -96,6 +96,12 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def json_schema_validate_dirty(_compiled, _instance, _mode),
     do: :erlang.nif_error(not_loaded())
 
+  def json_schema_check(_schema, _instance, _mode, _dialect, _resources, _formats),
+    do: :erlang.nif_error(not_loaded())
+
+  def json_schema_check_dirty(_schema, _instance, _mode, _dialect, _resources, _formats),
+    do: :erlang.nif_error(not_loaded())
+
   def json_schema_bytes(_compiled), do: :erlang.nif_error(not_loaded())
 
   def noop, do: :erlang.nif_error(not_loaded())
