@@ -182,9 +182,7 @@ defmodule Backplane.JSONSchema do
           end)
 
         {:dirty_validate, resource} ->
-          DirtyGate.run(:validate, fn ->
-            Native.json_schema_validate_dirty(resource, instance, mode)
-          end)
+          dirty_validate(resource, instance, mode)
 
         result ->
           result
@@ -242,19 +240,18 @@ defmodule Backplane.JSONSchema do
   defp call(resource, instance, mode) do
     result =
       case Native.json_schema_validate(resource, instance, mode) do
-        :dirty ->
-          DirtyGate.run(:validate, fn ->
-            Native.json_schema_validate_dirty(resource, instance, mode)
-          end)
-
-        result ->
-          result
+        :dirty -> dirty_validate(resource, instance, mode)
+        result -> result
       end
 
     case result do
       {:error, :panic} -> {:error, LimitError.internal()}
       other -> answer(other)
     end
+  end
+
+  defp dirty_validate(resource, instance, mode) do
+    DirtyGate.run(:validate, fn -> Native.json_schema_validate_dirty(resource, instance, mode) end)
   end
 
   defp answer({:error, {:limit, reason, message}}),

@@ -302,28 +302,10 @@ fn limit_error<'a>(env: Env<'a>, limit: Limit) -> Term<'a> {
         .encode(env)
 }
 
-/// Compiles into a resource; `None` when the inline budget ran out.
-#[allow(clippy::too_many_arguments)]
-fn compile<'a>(
-    env: Env<'a>,
-    schema: Term<'a>,
-    dialect: Atom,
-    resources: Term<'a>,
-    formats: Atom,
-    read_budget: &Budget,
-    compile_budget: &Budget,
-    inline: bool,
-) -> Option<Term<'a>> {
-    match compile_validator(
-        env,
-        schema,
-        dialect,
-        resources,
-        formats,
-        read_budget,
-        compile_budget,
-        inline,
-    ) {
+/// A compile's answer as `compile/2` takes it: `{:ok, resource}` or the
+/// error term; `None` when the inline budget ran out.
+fn into_resource<'a>(env: Env<'a>, compiled: Result<Validator, Option<Term<'a>>>) -> Option<Term<'a>> {
+    match compiled {
         Ok(validator) => Some(match resource::make_standard(env, Arc::new(validator)) {
             Some(resource) => (atom::ok(), resource).encode(env),
             None => compile_error(env, &CompileError::CompileBudget),
@@ -427,8 +409,8 @@ fn json_schema_compile<'a>(
 ) -> Term<'a> {
     guarded(env, || {
         let budget = Budget::new(COMPILE_INLINE_BUDGET);
-        compile(env, schema, dialect, resources, formats, &budget, &budget, true)
-            .unwrap_or_else(|| atoms::dirty().encode(env))
+        let compiled = compile_validator(env, schema, dialect, resources, formats, &budget, &budget, true);
+        into_resource(env, compiled).unwrap_or_else(|| atoms::dirty().encode(env))
     })
 }
 
@@ -444,7 +426,7 @@ fn json_schema_compile_dirty<'a>(
     guarded(env, || {
         let read_budget = Budget::new(MAX_SCHEMA_TERMS * TERM_UNITS);
         let compile_budget = Budget::new(COMPILE_BUDGET);
-        compile(
+        let compiled = compile_validator(
             env,
             schema,
             dialect,
@@ -453,8 +435,8 @@ fn json_schema_compile_dirty<'a>(
             &read_budget,
             &compile_budget,
             false,
-        )
-        .unwrap_or_else(|| compile_error(env, &CompileError::CompileBudget))
+        );
+        into_resource(env, compiled).unwrap_or_else(|| compile_error(env, &CompileError::CompileBudget))
     })
 }
 
