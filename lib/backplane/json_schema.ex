@@ -190,8 +190,11 @@ defmodule Backplane.JSONSchema do
 
     case result do
       {:error, details} when is_map(details) -> {:error, CompileError.new(details)}
-      {:error, :panic} -> {:error, CompileError.internal()}
-      other -> answer(other)
+      {:error, {:limit, _reason, _message}} -> answer(result)
+      {:error, units} when is_list(units) -> result
+      verdict when verdict in [:ok, true, false] -> verdict
+      # A panic, or anything else: refused, never taken for a verdict.
+      _ -> {:error, CompileError.internal()}
     end
   end
 
