@@ -144,10 +144,12 @@ defmodule Backplane.JSONSchema do
 
     result =
       case schema do
+        %Compiled{} when compile_opts != [] ->
+          raise ArgumentError,
+                "compile options of validate/3 apply to a schema, not to a compiled one"
+
         %Compiled{} ->
-          with {:ok, compiled} <- compiled(schema, compile_opts) do
-            run(compiled, instance, :all)
-          end
+          run(schema, instance, :all)
 
         schema ->
           check(schema, instance, :all, compile_options!(compile_opts, "validate/3"))
@@ -196,18 +198,6 @@ defmodule Backplane.JSONSchema do
       # A panic, or anything else: refused, never taken for a verdict.
       _ -> {:error, CompileError.internal()}
     end
-  end
-
-  defp compiled(%Compiled{} = compiled, []), do: {:ok, compiled}
-
-  defp compiled(%Compiled{}, _opts) do
-    raise ArgumentError,
-          "compile options of validate/3 apply to a schema, not to a compiled one"
-  end
-
-  defp compiled(schema, opts) do
-    {dialect, resources, formats} = compile_options!(opts, "validate/3")
-    compile_checked(schema, dialect, resources, formats)
   end
 
   defp run(%Compiled{resource: resource} = compiled, instance, mode) do
