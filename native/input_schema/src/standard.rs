@@ -545,23 +545,7 @@ fn json_schema_check<'a>(
     formats: Atom,
 ) -> Term<'a> {
     guarded(env, || {
-        let budget = Budget::new(COMPILE_INLINE_BUDGET);
-        let validator =
-            match compile_validator(env, schema, dialect, resources, formats, &budget, &budget, true) {
-                Ok(validator) => validator,
-                Err(Some(answer)) => return answer,
-                Err(None) => return atoms::dirty().encode(env),
-            };
-        // Compiled within the inline budget, the schema is small: it is
-        // dropped here.
-        let budget = Budget::new(WALK_INLINE_BUDGET);
-        match validate_with(env, &validator, instance, mode, &budget, true) {
-            Some(answer) => answer,
-            None => match resource::make_standard(env, Arc::new(validator)) {
-                Some(resource) => (atoms::dirty_validate(), resource).encode(env),
-                None => compile_error(env, &CompileError::CompileBudget),
-            },
-        }
+        check(env, schema, instance, mode, dialect, resources, formats, true)
     })
 }
 
@@ -579,25 +563,59 @@ fn json_schema_check_dirty<'a>(
 ) -> Term<'a> {
     crate::deferred::drain();
     guarded(env, || {
-        let read_budget = Budget::new(MAX_SCHEMA_TERMS * TERM_UNITS);
-        let compile_budget = Budget::new(COMPILE_BUDGET);
-        let validator = match compile_validator(
-            env,
-            schema,
-            dialect,
-            resources,
-            formats,
-            &read_budget,
-            &compile_budget,
-            false,
-        ) {
-            Ok(validator) => validator,
-            Err(answer) => return answer.unwrap_or_else(|| compile_error(env, &CompileError::CompileBudget)),
-        };
-        let budget = Budget::new(WALK_BUDGET);
-        validate_with(env, &validator, instance, mode, &budget, false)
-            .unwrap_or_else(|| limit_error(env, Limit::Work))
+        check(env, schema, instance, mode, dialect, resources, formats, false)
     })
+}
+
+/// Both check functions: inline within the two inline budgets, or dirty
+/// within the full limits.
+#[allow(clippy::too_many_arguments)]
+fn check<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    instance: Term<'a>,
+    mode: Atom,
+    dialect: Atom,
+    resources: Term<'a>,
+    formats: Atom,
+    inline: bool,
+) -> Term<'a> {
+    // Inline, reading and compiling share the one inline budget.
+    let (read_budget, compile_budget) = if inline {
+        (Budget::new(COMPILE_INLINE_BUDGET), None)
+    } else {
+        (
+            Budget::new(MAX_SCHEMA_TERMS * TERM_UNITS),
+            Some(Budget::new(COMPILE_BUDGET)),
+        )
+    };
+    let walk_budget = Budget::new(if inline { WALK_INLINE_BUDGET } else { WALK_BUDGET });
+    let compiled = compile_validator(
+        env,
+        schema,
+        dialect,
+        resources,
+        formats,
+        &read_budget,
+        compile_budget.as_ref().unwrap_or(&read_budget),
+        inline,
+    );
+    let validator = match compiled {
+        Ok(validator) => validator,
+        Err(Some(answer)) => return answer,
+        Err(None) if inline => return atoms::dirty().encode(env),
+        Err(None) => return compile_error(env, &CompileError::CompileBudget),
+    };
+    // Compiled within the inline budget, or on a dirty scheduler: dropped
+    // here either way.
+    match validate_with(env, &validator, instance, mode, &walk_budget, inline) {
+        Some(answer) => answer,
+        None if !inline => limit_error(env, Limit::Work),
+        None => match resource::make_standard(env, Arc::new(validator)) {
+            Some(resource) => (atoms::dirty_validate(), resource).encode(env),
+            None => compile_error(env, &CompileError::CompileBudget),
+        },
+    }
 }
 
 /// Heap bytes a compiled standard schema holds (`nil` for anything else).
