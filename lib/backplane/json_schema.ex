@@ -176,15 +176,24 @@ defmodule Backplane.JSONSchema do
   # inline budget both run on a dirty scheduler; over the walk's, the
   # compiled schema comes back for the dirty walk.
   defp check(schema, instance, mode, {dialect, resources, formats}) do
+    check_dirty = fn ->
+      DirtyGate.run(:compile, fn ->
+        Native.json_schema_check_dirty(schema, instance, mode, dialect, resources, formats)
+      end)
+    end
+
     result =
       case Native.json_schema_check(schema, instance, mode, dialect, resources, formats) do
         :dirty ->
-          DirtyGate.run(:compile, fn ->
-            Native.json_schema_check_dirty(schema, instance, mode, dialect, resources, formats)
-          end)
+          check_dirty.()
 
         {:dirty_validate, resource} ->
-          dirty_validate(resource, instance, mode)
+          # A library reloaded between the two calls cannot read the
+          # other image's graph: the dirty call compiles the schema again.
+          case dirty_validate(resource, instance, mode) do
+            :foreign -> check_dirty.()
+            result -> result
+          end
 
         result ->
           result

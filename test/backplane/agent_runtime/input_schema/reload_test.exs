@@ -79,6 +79,15 @@ defmodule Backplane.AgentRuntime.InputSchema.ReloadTest do
     ebin = Path.join(List.to_string(:code.lib_dir(:backplane_input_schema)), "ebin")
     copy = copy_application!()
 
+    # A schema map whose walk is over the inline budget comes back compiled
+    # for the dirty walk; a new image between the two calls cannot read it,
+    # and says so (validate/2 then compiles the map again on the dirty side).
+    long = Enum.to_list(1..5000)
+    items = %{"items" => %{"type" => "integer"}}
+
+    {:dirty_validate, in_flight} =
+      Native.json_schema_check(items, long, :all, :draft2020_12, %{}, :annotate)
+
     true =
       :code.replace_path(:backplane_input_schema, String.to_charlist(Path.join(copy, "ebin")))
 
@@ -94,6 +103,9 @@ defmodule Backplane.AgentRuntime.InputSchema.ReloadTest do
 
     # So does a standard one (compiled again from the schema it carries).
     assert standard_results(standard) == standard_expected
+
+    assert Native.json_schema_validate_dirty(in_flight, long, :all) == :foreign
+    assert Backplane.JSONSchema.validate(items, long) == :ok
 
     # Back to the build's own file.
     true = :code.replace_path(:backplane_input_schema, String.to_charlist(ebin))
