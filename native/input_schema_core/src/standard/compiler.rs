@@ -395,13 +395,19 @@ impl<'s> Compiler<'s> {
             doc,
             pointer: String::from(&*scope.resource_pointer),
         });
-        let root_scope = self.scope_at(&root_place, None, None);
-        let root = self.node_for(root_place, root_scope, None);
+        // Each place's value read once, for its scope and its node.
+        let root_value = self.registry.value(&root_place);
+        let root_scope = self.scope_at(&root_place, None, root_value);
+        let root = self.node_for(root_place, root_scope, root_value);
         let anchors: Vec<(String, Place)> = self.registry.dynamic_anchors(&scope.base).to_vec();
         let mut dynamic_anchors = Vec::with_capacity(anchors.len());
         for (name, place) in anchors {
-            let anchor_scope = self.scope_at(&place, None, None);
-            dynamic_anchors.push((Box::from(name.as_str()), self.node_for(place, anchor_scope, None)));
+            let value = self.registry.value(&place);
+            let anchor_scope = self.scope_at(&place, None, value);
+            dynamic_anchors.push((
+                Box::from(name.as_str()),
+                self.node_for(place, anchor_scope, value),
+            ));
         }
         if let Some(resource) = self.resources.get_mut(id as usize) {
             resource.root = Some(root);
