@@ -25,9 +25,9 @@ pub(crate) const DEFAULT_BASE: &str = "json-schema:///";
 
 /// Units a subschema costs against the compile budget beyond its keywords.
 const SUBSCHEMA_UNITS: u64 = 20;
-/// Bytes of a subschema's JSON Pointer per further unit: the compile copies
-/// and hashes the pointer (its memo, its scope), so a deep subschema costs
-/// more than a shallow one.
+/// Bytes of a subschema's JSON Pointer per further unit: the compile builds
+/// and copies the pointer (its place, its location), so a deep subschema
+/// costs more than a shallow one.
 const POINTER_BYTES_PER_UNIT: u64 = 32;
 /// Units per keyword.
 const KEYWORD_UNITS: u64 = 10;

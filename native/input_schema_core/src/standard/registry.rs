@@ -495,8 +495,7 @@ impl<'s> Registry<'s> {
         // (value, pointer, parent scope, depth)
         let mut stack: Vec<(&'s Json, String, Scope, usize)> = vec![(json, String::new(), root_scope, 0)];
         while let Some((value, pointer, parent, depth)) = stack.pop() {
-            // Two units, and one per 64 bytes of the pointer it copies
-            // and hashes.
+            // Two units, and one per 64 bytes of the pointer it builds.
             budget
                 .charge(2 + pointer.len() as u64 / 64)
                 .map_err(|_| CompileError::CompileBudget)?;
