@@ -168,13 +168,20 @@ impl Walk<'_> {
         ip: &Path<'_>,
         ann: Option<&mut Ann>,
     ) -> Step {
-        if self.array_len(instance)?.is_none() {
+        let Some(len) = self.array_len(instance)? else {
             return Ok(true);
-        }
+        };
+        // One item: the plan could spare the recording walk one visit, or
+        // cost it one; more: it spares a visit for each valid item.
+        let guided = len > skip.saturating_add(1);
         let mut valid = true;
         for (i, item) in instance.list_items().enumerate().skip(skip) {
             self.charge(1)?;
-            let passed = self.node(schema, item, kp, &ip.push(Seg::Index(i)), None)?;
+            let ip = ip.push(Seg::Index(i));
+            if guided && self.passes_unrecorded(schema, item, kp, &ip)? {
+                continue;
+            }
+            let passed = self.node(schema, item, kp, &ip, None)?;
             if self.stops(passed, &mut valid) {
                 return Ok(false);
             }

@@ -87,6 +87,15 @@ fn name_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
     a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
+impl Plan {
+    /// Whether the plan checks the value alone: no subschema to walk and
+    /// no keyword left to the keyword-by-keyword walk.
+    #[inline]
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.object.is_none() && self.items.is_none() && self.rest.is_empty()
+    }
+}
+
 impl ObjectPlan {
     fn find(&self, key: &[u8]) -> Option<&Name> {
         if self.names.len() <= 8 {

@@ -173,6 +173,11 @@ pub(crate) struct Walk<'w> {
     pub errors: Vec<OutputUnit>,
     /// The error bound is reached: stop.
     pub full: bool,
+    /// What the recording walk may still spend on items that the walk
+    /// recording nothing finds invalid (`passes_unrecorded`): as many units
+    /// as the first pass took, so that the second pass costs at most that
+    /// much more than it would without it.
+    spare: u64,
 }
 
 pub(crate) fn is_valid<'a, V: Value<'a>>(v: &Validator, instance: V, budget: &Budget) -> Step {
@@ -190,10 +195,16 @@ pub(crate) fn validate<'a, V: Value<'a>>(
     first: &Budget,
     second: &Budget,
 ) -> Result<Vec<OutputUnit>, Limit> {
-    if !v.annotates && Walk::new(v, first, false).node(v.root, instance, &Path::ROOT, &Path::ROOT, None)? {
-        return Ok(Vec::new());
+    let mut spare = 0;
+    if !v.annotates {
+        let before = first.left();
+        if Walk::new(v, first, false).node(v.root, instance, &Path::ROOT, &Path::ROOT, None)? {
+            return Ok(Vec::new());
+        }
+        spare = before.saturating_sub(first.left()) as u64;
     }
     let mut walk = Walk::new(v, second, true);
+    walk.spare = spare;
     let valid = walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)?;
     if !valid && walk.errors.is_empty() {
         // Every failure reports itself; this is the backstop that keeps
@@ -219,6 +230,7 @@ impl<'w> Walk<'w> {
             collect,
             errors: Vec::new(),
             full: false,
+            spare: 0,
         }
     }
 
@@ -241,17 +253,31 @@ impl<'w> Walk<'w> {
         let Some(node) = v.nodes.get(id as usize) else {
             return Err(Limit::Depth);
         };
-        match &node.body {
+        let leaf = match &node.body {
             Body::Accept => return Ok(true),
             Body::Reject => {
                 return self.fail_at(node, kp.last_key(), kp, ip, || {
                     "no value is allowed here (the schema is false)".to_string()
                 })
             }
-            Body::Keywords(..) => {}
-        }
+            Body::Keywords(entries, Some(plan)) if plan.is_leaf() => Some((entries, plan)),
+            Body::Keywords(..) => None,
+        };
         if self.depth >= v.limits.max_walk_depth {
             return Err(Limit::Depth);
+        }
+        // A leaf's plan checks the value alone (no subschema, no keyword
+        // left to the keyword-by-keyword walk, no annotation): it recurses
+        // nowhere, so it needs neither a new stack segment nor the dynamic
+        // scope. It answers for the walks that record nothing, and for a
+        // valid value in the recording walk (which records nothing there);
+        // only a failing value is walked again, keyword by keyword, for
+        // its failures.
+        if let Some((entries, plan)) = leaf {
+            let valid = self.planned(node, plan, entries, instance, kp, ip)?;
+            if valid || !self.collect {
+                return Ok(valid);
+            }
         }
         self.depth += 1;
         let entered = v.dynamic && self.scope.last() != Some(&node.resource);
@@ -437,6 +463,31 @@ impl<'w> Walk<'w> {
         }
         *valid = false;
         !self.collect || self.full
+    }
+
+    /// In the recording walk, whether `schema` holds for an array's `item`
+    /// by the walk that records nothing (the plans' fast path): a valid
+    /// item records nothing, so the recording walk need not visit it. Tried
+    /// while `spare` lasts; an item found invalid is charged to it and then
+    /// walked again, recording. (In a list of many items with a few
+    /// failing, most are valid.) `false`: not known valid.
+    pub(crate) fn passes_unrecorded<'a, V: Value<'a>>(
+        &mut self,
+        schema: NodeId,
+        item: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Result<bool, Limit> {
+        if !self.collect || self.spare == 0 {
+            return Ok(false);
+        }
+        let before = self.budget.left();
+        if self.probe(schema, item, kp, ip, None)? {
+            return Ok(true);
+        }
+        let spent = before.saturating_sub(self.budget.left()) as u64;
+        self.spare = self.spare.saturating_sub(spent.max(1));
+        Ok(false)
     }
 
     /// Evaluates without recording failures ("does it match?").

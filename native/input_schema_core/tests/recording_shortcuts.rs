@@ -1,0 +1,305 @@
+//! Two shortcuts the walks take, each checked against a twin schema that
+//! cannot take it; both must give the same verdict and the same failures,
+//! in the same order, on every instance:
+//!
+//! - a leaf (a subschema of `type`, lengths and bounds only) is decided by
+//!   its plan, also in the recording walk, where only a failing value is
+//!   walked again keyword by keyword. The twin gives every subschema
+//!   `"minProperties": 0` (true of every value, and never folded), so that
+//!   none is a leaf;
+//! - the recording walk lets the plans decide the items of a list first,
+//!   and records only the items they find invalid, while it has units to
+//!   spare. The twin's root also holds `"unevaluatedProperties": true`
+//!   (true of every value), which makes it collect annotations: it then
+//!   has no first pass, so nothing to spare.
+//!
+//! Schemas and instances are generated from a fixed seed: lists of
+//! objects, of lists and of leaves, `items`, `prefixItems` and the 2019-09
+//! list form with `additionalItems`, `required`, `enum` and `pattern`
+//! beside the folded keywords.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use input_schema_core::budget::Budget;
+use input_schema_core::json::JsonRef;
+use input_schema_core::standard::{Dialect, Options, Validator};
+use serde_json::{json, Map, Value};
+
+/// A small deterministic generator (64-bit LCG, high bits).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+const NAMES: [&str; 4] = ["id", "name", "tags", "n"];
+
+fn leaf(rng: &mut Rng) -> Map<String, Value> {
+    let mut leaf = Map::new();
+    match rng.below(4) {
+        0 => {
+            leaf.insert("type".into(), json!("integer"));
+            leaf.insert("minimum".into(), json!(rng.below(3)));
+        }
+        1 => {
+            leaf.insert("type".into(), json!("string"));
+            leaf.insert("maxLength".into(), json!(2 + rng.below(4)));
+        }
+        2 => {
+            leaf.insert("type".into(), json!(["integer", "boolean"]));
+        }
+        _ => {
+            leaf.insert("maximum".into(), json!(3));
+        }
+    }
+    // Beside a leaf's folded keywords, some that are not.
+    if rng.chance(15) {
+        leaf.insert("enum".into(), json!([1, 2, "a", "ab", true]));
+    }
+    if rng.chance(10) {
+        leaf.insert("pattern".into(), json!("^a"));
+    }
+    leaf
+}
+
+fn schema(rng: &mut Rng, depth: usize, dialect: Dialect) -> Map<String, Value> {
+    match rng.below(if depth == 0 { 1 } else { 4 }) {
+        0 => leaf(rng),
+        1 => {
+            let mut object = Map::new();
+            object.insert("type".into(), json!("object"));
+            let properties: Map<String, Value> = (0..1 + rng.below(3))
+                .map(|_| {
+                    let name = NAMES[rng.below(NAMES.len())].to_string();
+                    (name, Value::Object(schema(rng, depth - 1, dialect)))
+                })
+                .collect();
+            object.insert("properties".into(), Value::Object(properties));
+            if rng.chance(50) {
+                object.insert("required".into(), json!([NAMES[rng.below(NAMES.len())]]));
+            }
+            if rng.chance(20) {
+                object.insert("additionalProperties".into(), json!(false));
+            }
+            object
+        }
+        _ => {
+            let mut array = Map::new();
+            if rng.chance(70) {
+                array.insert("type".into(), json!("array"));
+            }
+            let items = Value::Object(schema(rng, depth - 1, dialect));
+            match (rng.below(3), dialect) {
+                (0, Dialect::Draft2020_12) => {
+                    array.insert(
+                        "prefixItems".into(),
+                        json!([Value::Object(schema(rng, depth - 1, dialect))]),
+                    );
+                    array.insert("items".into(), items);
+                }
+                (0, _) => {
+                    array.insert(
+                        "items".into(),
+                        json!([Value::Object(schema(rng, depth - 1, dialect))]),
+                    );
+                    array.insert("additionalItems".into(), items);
+                }
+                _ => {
+                    array.insert("items".into(), items);
+                }
+            }
+            array
+        }
+    }
+}
+
+/// The schema with `"minProperties": 0` in each of its subschemas.
+fn without_leaves(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let mut twin: Map<String, Value> = map
+                .iter()
+                .map(|(k, v)| {
+                    let v = match k.as_str() {
+                        "properties" => Value::Object(
+                            v.as_object()
+                                .unwrap()
+                                .iter()
+                                .map(|(name, s)| (name.clone(), without_leaves(s)))
+                                .collect(),
+                        ),
+                        "items" | "additionalItems" | "prefixItems" => without_leaves(v),
+                        _ => v.clone(),
+                    };
+                    (k.clone(), v)
+                })
+                .collect();
+            twin.insert("minProperties".into(), json!(0));
+            Value::Object(twin)
+        }
+        Value::Array(list) => Value::Array(list.iter().map(without_leaves).collect()),
+        other => other.clone(),
+    }
+}
+
+fn instance(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth == 0 { 5 } else { 8 }) {
+        0 => json!(rng.below(5)),
+        1 => json!(["a", "ab", "abcdef", "b"][rng.below(4)]),
+        2 => json!(true),
+        3 => json!(1.5),
+        4 => json!(null),
+        5 => Value::Object(
+            (0..rng.below(4))
+                .map(|_| {
+                    (
+                        NAMES[rng.below(NAMES.len())].to_string(),
+                        instance(rng, depth - 1),
+                    )
+                })
+                .collect(),
+        ),
+        _ => {
+            // Items alike, as a list of records is: one shape, repeated,
+            // with now and then another.
+            let item = instance(rng, depth - 1);
+            Value::Array(
+                (0..rng.below(7))
+                    .map(|_| {
+                        if rng.chance(20) {
+                            instance(rng, depth - 1)
+                        } else {
+                            item.clone()
+                        }
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+fn compile(schema: &Value, dialect: Dialect) -> Validator {
+    let options = Options {
+        dialect,
+        ..Options::default()
+    };
+    Validator::compile(schema, &options).expect("compiles")
+}
+
+#[test]
+fn the_shortcuts_record_what_the_keyword_walk_records() {
+    let mut rng = Rng(0x1eaf_5eed);
+    let (mut compared, mut invalid, mut later_items) = (0, 0, 0);
+    for round in 0..2_000 {
+        let dialect = if round % 2 == 0 {
+            Dialect::Draft2020_12
+        } else {
+            Dialect::Draft2019_09
+        };
+        let root = schema(&mut rng, 3, dialect);
+        let schema = Value::Object(root);
+        let mut twin = without_leaves(&schema);
+        twin.as_object_mut()
+            .unwrap()
+            .insert("unevaluatedProperties".into(), json!(true));
+        let fast = compile(&schema, dialect);
+        let slow = compile(&twin, dialect);
+        for _ in 0..8 {
+            let instance = instance(&mut rng, 3);
+            let verdict = fast.is_valid(JsonRef::from(&instance)).unwrap();
+            assert_eq!(
+                verdict,
+                slow.is_valid(JsonRef::from(&instance)).unwrap(),
+                "schema {schema}\ninstance {instance}"
+            );
+            let errors = fast.validate(JsonRef::from(&instance)).unwrap();
+            assert_eq!(
+                errors,
+                slow.validate(JsonRef::from(&instance)).unwrap(),
+                "schema {schema}\ninstance {instance}"
+            );
+            assert_eq!(verdict, errors.is_empty());
+            compared += 1;
+            invalid += usize::from(!verdict);
+            // A failure in an item after the first: one the shortcut
+            // found among items it let the plans decide.
+            later_items += usize::from(errors.iter().any(|e| {
+                e.instance_location
+                    .split('/')
+                    .any(|seg| seg.parse::<usize>().is_ok_and(|i| i > 0))
+            }));
+        }
+    }
+    println!("{compared} instances compared, {invalid} invalid, {later_items} failing in a later item");
+    assert!(
+        invalid > compared / 5 && invalid < compared * 4 / 5,
+        "{invalid} of {compared} invalid"
+    );
+    assert!(later_items > compared / 50, "{later_items} of {compared}");
+}
+
+/// Units a call takes.
+fn spent(call: impl FnOnce(&Budget)) -> u64 {
+    let budget = Budget::new(u64::MAX / 2);
+    call(&budget);
+    u64::MAX / 2 - budget.left() as u64
+}
+
+#[test]
+fn the_items_shortcut_costs_at_most_the_first_pass_more() {
+    // Lists of lists, each failing in its last item, at every level (the
+    // failure is the last value of the whole instance): each level's
+    // last item is tried by the plans first, found invalid after its
+    // valid siblings, and walked again, recording. What that costs is
+    // bounded by what the first pass took.
+    fn valid(depth: usize) -> Value {
+        if depth == 0 {
+            return json!([1, 2, 3]);
+        }
+        json!([valid(depth - 1), valid(depth - 1), valid(depth - 1)])
+    }
+    fn nested(depth: usize) -> Value {
+        if depth == 0 {
+            return json!([1, 2, "x"]);
+        }
+        json!([valid(depth - 1), valid(depth - 1), nested(depth - 1)])
+    }
+    let schema = json!({"$defs": {"list": {"type": ["array", "integer"], "items": {"$ref": "#/$defs/list"}}}, "$ref": "#/$defs/list"});
+    let mut twin = schema.clone();
+    twin.as_object_mut()
+        .unwrap()
+        .insert("unevaluatedProperties".into(), json!(true));
+    let fast = compile(&schema, Dialect::Draft2020_12);
+    let slow = compile(&twin, Dialect::Draft2020_12);
+    let instance = nested(6);
+    let errors = fast.validate(JsonRef::from(&instance)).unwrap();
+    assert_eq!(errors, slow.validate(JsonRef::from(&instance)).unwrap());
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].instance_location, "/2/2/2/2/2/2/2");
+    let first = spent(|b| {
+        fast.is_valid_within(JsonRef::from(&instance), b).unwrap();
+    });
+    let both = spent(|b| {
+        fast.validate_within(JsonRef::from(&instance), b).unwrap();
+    });
+    let recording = spent(|b| {
+        slow.validate_within(JsonRef::from(&instance), b).unwrap();
+    });
+    println!("first pass {first}, both passes {both}, the recording walk alone {recording}");
+    // The twin's walk charges what the recording walk charges (its extra
+    // keyword is a `true` schema, one unit a visit at the root).
+    assert!(
+        both <= first + recording + first + 1,
+        "{both} > {first} + {recording} + {first}"
+    );
+}
