@@ -5,8 +5,8 @@
 //! - a leaf (a subschema of `type`, lengths and bounds only) is decided by
 //!   its plan, also in the recording walk, where only a failing value is
 //!   walked again keyword by keyword. The twin gives every subschema
-//!   `"minProperties": 0` (true of every value, and never folded), so that
-//!   none is a leaf;
+//!   `"not": false` (true of every value, and a keyword no plan folds), so
+//!   that none is a leaf;
 //! - the recording walk lets the plans decide the items of a list first,
 //!   and records only the items they find invalid, while it has units to
 //!   spare. The twin's root also holds `"unevaluatedProperties": true`
@@ -64,10 +64,23 @@ fn leaf(rng: &mut Rng) -> Map<String, Value> {
     }
     // Beside a leaf's folded keywords, some that are not.
     if rng.chance(15) {
-        leaf.insert("enum".into(), json!([1, 2, "a", "ab", true]));
+        leaf.insert("enum".into(), json!([1, 2, "a", "ab", true, [1, 2], {"n": 1}]));
     }
     if rng.chance(10) {
         leaf.insert("pattern".into(), json!("^a"));
+    }
+    if rng.chance(5) {
+        let choices = [json!("a"), json!("ab"), json!(1), json!(2), json!([1, 2])];
+        leaf.insert("const".into(), choices[rng.below(choices.len())].clone());
+    }
+    if rng.chance(5) {
+        leaf.insert("multipleOf".into(), json!(2));
+    }
+    if rng.chance(5) {
+        leaf.insert("uniqueItems".into(), json!(true));
+    }
+    if rng.chance(5) {
+        leaf.insert("minItems".into(), json!(2));
     }
     leaf
 }
@@ -123,7 +136,7 @@ fn schema(rng: &mut Rng, depth: usize, dialect: Dialect) -> Map<String, Value> {
     }
 }
 
-/// The schema with `"minProperties": 0` in each of its subschemas.
+/// The schema with `"not": false` in each of its subschemas.
 fn without_leaves(schema: &Value) -> Value {
     match schema {
         Value::Object(map) => {
@@ -144,7 +157,7 @@ fn without_leaves(schema: &Value) -> Value {
                     (k.clone(), v)
                 })
                 .collect();
-            twin.insert("minProperties".into(), json!(0));
+            twin.insert("not".into(), json!(false));
             Value::Object(twin)
         }
         Value::Array(list) => Value::Array(list.iter().map(without_leaves).collect()),
