@@ -274,7 +274,7 @@ fn the_items_shortcut_costs_at_most_the_first_pass_more() {
     // failure is the last value of the whole instance): each level's
     // last item is tried by the plans first, found invalid after its
     // valid siblings, and walked again, recording. What that costs is
-    // bounded by what the first pass took.
+    // bounded by what the first pass took (and one trial past it).
     fn valid(depth: usize) -> Value {
         if depth == 0 {
             return json!([1, 2, 3]);
@@ -315,4 +315,102 @@ fn the_items_shortcut_costs_at_most_the_first_pass_more() {
         both <= first + recording + first + 1,
         "{both} > {first} + {recording} + {first}"
     );
+}
+
+/// Units of `validate` (both passes), of `is_valid` (the first), and of
+/// `validate` on the twin that collects annotations (the recording walk
+/// alone: it has no first pass).
+fn passes(schema: &Value, instance: &Value) -> (u64, u64, u64) {
+    let mut twin = schema.clone();
+    twin.as_object_mut()
+        .unwrap()
+        .insert("unevaluatedProperties".into(), json!(true));
+    let fast = compile(schema, Dialect::Draft2020_12);
+    let slow = compile(&twin, Dialect::Draft2020_12);
+    let both = spent(|b| {
+        fast.validate_within(JsonRef::from(instance), b).unwrap();
+    });
+    let first = spent(|b| {
+        fast.is_valid_within(JsonRef::from(instance), b).unwrap();
+    });
+    let recording = spent(|b| {
+        slow.validate_within(JsonRef::from(instance), b).unwrap();
+    });
+    (both, first, recording)
+}
+
+#[test]
+fn the_items_shortcut_spares_the_recording_of_valid_items() {
+    let item = json!({"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}, "name": {"type": "string", "minLength": 1}}});
+    let schema = json!({"type": "array", "items": item});
+    let mut list: Vec<Value> = (0..20).map(|i| json!({"id": i, "name": "row"})).collect();
+    list.push(json!({"id": "x"}));
+    let (both, first, recording) = passes(&schema, &json!(list));
+    println!("21 items: both passes {both}, first {first}, recording alone {recording}");
+    // The plans decide the 20 valid items for less than the recording
+    // walk would take over them.
+    assert!(both < first + recording, "{both} >= {first} + {recording}");
+}
+
+#[test]
+fn a_single_item_is_recorded_without_the_shortcut() {
+    // One item, invalid: the plans would only find it invalid, then the
+    // recording walk would walk it again; it is recorded at once.
+    let schema =
+        json!({"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}});
+    let (both, first, recording) = passes(&schema, &json!([{"id": "x"}]));
+    println!("one item: both passes {both}, first {first}, recording alone {recording}");
+    assert_eq!(both, first + recording);
+}
+
+#[test]
+fn a_valid_leaf_costs_the_recording_walk_one_reading() {
+    // A 160-byte string, valid against its leaf (`type` and both lengths),
+    // beside an invalid property: the recording walk reads the string once
+    // by the plan (a unit per 16 bytes for its text, and for its length),
+    // not once for each length keyword.
+    let text = "x".repeat(160);
+    let schema = json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1, "maxLength": 1000}, "b": {"type": "string"}}});
+    let instance = json!({"a": text, "b": 1});
+    let leaf = compile(&schema, Dialect::Draft2020_12);
+    let mut twin = schema.clone();
+    twin["properties"]["a"]["not"] = json!(false);
+    let no_leaf = compile(&twin, Dialect::Draft2020_12);
+    let with = spent(|b| {
+        leaf.validate_within(JsonRef::from(&instance), b).unwrap();
+    });
+    let without = spent(|b| {
+        no_leaf.validate_within(JsonRef::from(&instance), b).unwrap();
+    });
+    println!("a valid leaf: {with} units, {without} without the shortcut");
+    // `not` costs the twin a unit or two a pass; the readings, 20.
+    assert!(without >= with + 20, "{without} < {with} + 20");
+}
+
+#[test]
+fn the_items_shortcut_stops_when_its_spare_runs_out() {
+    // Every item invalid: the first pass stops in the first, so it spares
+    // the second about one item's trial; the items after it are recorded
+    // at once. The second pass costs at most the first pass, and one
+    // item's trial past it, more than the recording walk alone.
+    let item_schema =
+        json!({"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}});
+    let item = json!({"name": "row", "id": "x"});
+    let schema = json!({"type": "array", "items": item_schema});
+    let list: Vec<Value> = (0..40).map(|_| item.clone()).collect();
+    let (both, first, recording) = passes(&schema, &json!(list));
+    let trial = spent(|b| {
+        compile(&item_schema, Dialect::Draft2020_12)
+            .is_valid_within(JsonRef::from(&item), b)
+            .unwrap();
+    });
+    println!(
+        "40 invalid items: both passes {both}, first {first}, recording alone {recording}, a trial {trial}"
+    );
+    assert!(
+        both <= first + recording + first + trial,
+        "{both} > {first} + {recording} + {first} + {trial}"
+    );
+    // Without the bound, every item would be tried.
+    assert!(first + trial < 40 * trial);
 }

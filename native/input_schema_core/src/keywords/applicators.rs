@@ -10,16 +10,139 @@
 
 use serde_json::Value as Json;
 
-use super::{entry, Compiled, Keyword, NodeId};
+use super::{entry, Body, Compiled, Entry, Keyword, Node, NodeId};
 use crate::error::{ArgumentError, SchemaError};
 use crate::schema::{
     self as gateway, Compiled as GatewayCompiled, Node as GatewayNode, Slots, Step as GatewayStep,
 };
 use crate::standard::compiler::{At, Compiler};
+use crate::standard::plan::Plan;
 use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
-use crate::standard::CompileError;
+use crate::standard::{CompileError, Limit};
 use crate::validate::{self as gateway_walk, type_of, Check, Failure, Mode as GatewayMode};
-use crate::value::Value;
+use crate::value::{Kind, Value};
+
+/// The branches of `anyOf` or `oneOf`, and their tag when they have one.
+#[derive(Debug)]
+pub(crate) struct Branches {
+    pub nodes: Box<[NodeId]>,
+    pub tag: Option<Box<Tag>>,
+}
+
+impl Branches {
+    pub(crate) fn new(nodes: Box<[NodeId]>) -> Branches {
+        Branches { nodes, tag: None }
+    }
+}
+
+/// A property every branch requires, in branches that hold only for
+/// objects, whose schema in each branch is `const` or `enum` alone (a
+/// tagged union: object shapes told apart by a `kind` or `type` constant).
+/// A branch can hold only when its schema of the property holds for the
+/// instance's value of it, so the other branches are not evaluated: the
+/// verdict, and what a holding branch annotates, are the same.
+#[derive(Debug)]
+pub(crate) struct Tag {
+    name: Box<str>,
+    /// Each branch's schema of the property, in branch order.
+    schemas: Box<[NodeId]>,
+}
+
+/// The most `$ref`-only nodes followed from a branch to the schema that
+/// gives its tag.
+const MAX_REF_HOPS: usize = 4;
+
+/// Finds the tag of each `anyOf` and `oneOf`, once the plans are final.
+pub(crate) fn tag_branches(nodes: &mut [Node]) {
+    let mut found = Vec::new();
+    for (at, node) in nodes.iter().enumerate() {
+        let Body::Keywords(entries, _) = &node.body else {
+            continue;
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            if let Keyword::AnyOf(branches) | Keyword::OneOf(branches) = &entry.keyword {
+                if let Some(tag) = tag_of(nodes, &branches.nodes) {
+                    found.push((at, i, tag));
+                }
+            }
+        }
+    }
+    for (at, i, tag) in found {
+        if let Some(Node {
+            body: Body::Keywords(entries, _),
+            ..
+        }) = nodes.get_mut(at)
+        {
+            if let Some(Entry {
+                keyword: Keyword::AnyOf(branches) | Keyword::OneOf(branches),
+                ..
+            }) = entries.get_mut(i)
+            {
+                branches.tag = Some(Box::new(tag));
+            }
+        }
+    }
+}
+
+/// The first name (in plan order) that tags every branch, if any.
+fn tag_of(nodes: &[Node], branches: &[NodeId]) -> Option<Tag> {
+    if branches.len() < 2 {
+        return None;
+    }
+    let plans = branches
+        .iter()
+        .map(|&branch| object_plan(nodes, branch))
+        .collect::<Option<Vec<&Plan>>>()?;
+    let first = plans.first()?;
+    first.required_properties().find_map(|(name, _)| {
+        let schemas = plans
+            .iter()
+            .map(|plan| {
+                plan.required_property(name)
+                    .filter(|&schema| constant(nodes, schema))
+            })
+            .collect::<Option<Box<[NodeId]>>>()?;
+        Some(Tag {
+            name: name.into(),
+            schemas,
+        })
+    })
+}
+
+/// The plan of a branch that holds only for objects, itself or through
+/// nodes that hold only a `$ref`.
+fn object_plan(nodes: &[Node], branch: NodeId) -> Option<&Plan> {
+    let mut id = branch;
+    for _ in 0..=MAX_REF_HOPS {
+        let Body::Keywords(entries, plan) = &nodes.get(id as usize)?.body else {
+            return None;
+        };
+        match (&entries[..], plan) {
+            (
+                [Entry {
+                    keyword: Keyword::Ref(target),
+                    ..
+                }],
+                _,
+            ) => id = *target,
+            (_, Some(plan)) if plan.holds_only_for_objects() => return Some(plan),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether a node is `const` or `enum` alone.
+fn constant(nodes: &[Node], id: NodeId) -> bool {
+    matches!(
+        nodes.get(id as usize).map(|node| &node.body),
+        Some(Body::Keywords(entries, _))
+            if !entries.is_empty()
+                && entries
+                    .iter()
+                    .all(|e| matches!(e.keyword, Keyword::Const(_) | Keyword::Enum(_)))
+    )
+}
 
 /// A non-empty list of subschemas.
 pub(crate) fn compile_list<'s>(
@@ -77,18 +200,73 @@ impl Walk<'_> {
         Ok(valid)
     }
 
+    /// The instance's value of the tag's property (the first entry of
+    /// that name, a binary key or an atom key by its name), each entry
+    /// looked at charged a unit; `None` when the instance is not a map or
+    /// has no such entry: then no branch holds.
+    fn tag_value<'a, V: Value<'a>>(&self, tag: &Tag, instance: V) -> Result<Option<V>, Limit> {
+        if instance.kind() != Kind::Map {
+            return Ok(None);
+        }
+        for (key, value) in instance.map_entries() {
+            self.charge(1)?;
+            let same = match key.bytes() {
+                Some(bytes) => bytes == tag.name.as_bytes(),
+                None => key.atom_name().is_some_and(|name| *name == *tag.name),
+            };
+            if same {
+                return Ok(Some(value));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether branch `i` may hold by its tag (`tagged`: the tag and the
+    /// instance's value of it), or has no tag.
+    fn tag_allows<'a, V: Value<'a>>(
+        &mut self,
+        tagged: Option<(&Tag, Option<V>)>,
+        i: usize,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let Some((tag, value)) = tagged else {
+            return Ok(true);
+        };
+        match (value, tag.schemas.get(i)) {
+            (Some(value), Some(&schema)) => self.probe(schema, value, kp, ip, None),
+            _ => Ok(false),
+        }
+    }
+
+    /// The tag of `branches` with the instance's value of it.
+    fn tagged<'b, 'a, V: Value<'a>>(
+        &self,
+        branches: &'b Branches,
+        instance: V,
+    ) -> Result<Option<(&'b Tag, Option<V>)>, Limit> {
+        match &branches.tag {
+            Some(tag) => Ok(Some((tag, self.tag_value(tag, instance)?))),
+            None => Ok(None),
+        }
+    }
+
     pub(crate) fn check_any_of<'a, V: Value<'a>>(
         &mut self,
         at: &Checked<'_>,
-        nodes: &[NodeId],
+        branches: &Branches,
         instance: V,
         kp: &Path<'_>,
         ip: &Path<'_>,
         mut ann: Option<&mut Ann>,
     ) -> Step {
+        let tagged = self.tagged(branches, instance)?;
         let mut valid = false;
-        for (i, &node) in nodes.iter().enumerate() {
+        for (i, &node) in branches.nodes.iter().enumerate() {
             let kp = kp.push(Seg::Index(i));
+            if !self.tag_allows(tagged, i, &kp, ip)? {
+                continue;
+            }
             if self.probe(node, instance, &kp, ip, ann.as_deref_mut())? {
                 valid = true;
                 // Without `unevaluated*`, the first branch that holds decides;
@@ -109,16 +287,20 @@ impl Walk<'_> {
     pub(crate) fn check_one_of<'a, V: Value<'a>>(
         &mut self,
         at: &Checked<'_>,
-        nodes: &[NodeId],
+        branches: &Branches,
         instance: V,
         kp: &Path<'_>,
         ip: &Path<'_>,
         ann: Option<&mut Ann>,
     ) -> Step {
+        let tagged = self.tagged(branches, instance)?;
         let mut matched: Vec<usize> = Vec::new();
         let mut kept = Ann::default();
-        for (i, &node) in nodes.iter().enumerate() {
+        for (i, &node) in branches.nodes.iter().enumerate() {
             let kp = kp.push(Seg::Index(i));
+            if !self.tag_allows(tagged, i, &kp, ip)? {
+                continue;
+            }
             let mut branch = Ann::default();
             let holds = self.probe(node, instance, &kp, ip, ann.is_some().then_some(&mut branch))?;
             if holds {
@@ -389,5 +571,77 @@ impl<'a, V: Value<'a>> gateway_walk::Walk<'_, V> {
             Err(Failure::Error(error)) if !error.is_aborting() => Ok(false),
             Err(failure) => Err(failure),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use serde_json::json;
+
+    use crate::keywords::{Body, Keyword};
+    use crate::standard::{Options, Validator};
+
+    /// The tag's name of the first `anyOf` or `oneOf` of the root, or of
+    /// its `shape` property's schema.
+    fn tag(schema: serde_json::Value) -> Option<String> {
+        let v = Validator::compile(&schema, &Options::default()).unwrap();
+        v.nodes.iter().find_map(|node| match &node.body {
+            Body::Keywords(entries, _) => entries.iter().find_map(|e| match &e.keyword {
+                Keyword::AnyOf(b) | Keyword::OneOf(b) => Some(b.tag.as_ref().map(|t| t.name.to_string())),
+                _ => None,
+            }),
+            _ => None,
+        })?
+    }
+
+    #[test]
+    fn a_tag_is_found_only_where_it_rules_the_other_branches_out() {
+        let object = |kind: serde_json::Value| json!({"type": "object", "required": ["kind", "x"], "properties": {"x": {"type": "integer"}, "kind": kind}});
+        // `const` and `enum` tags, required, objects only.
+        let union = json!({"oneOf": [object(json!({"const": "a"})), object(json!({"enum": ["b", "c"]}))]});
+        assert_eq!(tag(union).as_deref(), Some("kind"));
+        // Behind `$ref` (and a second one).
+        let union = json!({"$defs": {"a": object(json!({"const": "a"})), "b": {"$ref": "#/$defs/c"}, "c": object(json!({"const": "b"}))},
+                           "anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}]});
+        assert_eq!(tag(union).as_deref(), Some("kind"));
+        // The first name (in name order) that tags every branch.
+        let both = |k: &str| json!({"type": "object", "required": ["x", "kind"], "properties": {"x": {"const": k}, "kind": {"const": k}}});
+        assert_eq!(
+            tag(json!({"oneOf": [both("a"), both("b")]})).as_deref(),
+            Some("x")
+        );
+        // One branch: no tag.
+        assert_eq!(tag(json!({"oneOf": [object(json!({"const": "a"}))]})), None);
+        // The tag not required in one branch.
+        let loose = json!({"type": "object", "properties": {"kind": {"const": "b"}}});
+        assert_eq!(
+            tag(json!({"oneOf": [object(json!({"const": "a"})), loose]})),
+            None
+        );
+        // A branch that allows strings too, or has no `type`.
+        let wide = json!({"type": ["object", "string"], "required": ["kind"], "properties": {"kind": {"const": "b"}}});
+        assert_eq!(tag(json!({"oneOf": [object(json!({"const": "a"})), wide]})), None);
+        let untyped = json!({"required": ["kind"], "properties": {"kind": {"const": "b"}}});
+        assert_eq!(
+            tag(json!({"anyOf": [object(json!({"const": "a"})), untyped]})),
+            None
+        );
+        // A tag schema of more than `const` or `enum`.
+        assert_eq!(
+            tag(
+                json!({"oneOf": [object(json!({"const": "a"})), object(json!({"const": "b", "minLength": 1}))]})
+            ),
+            None
+        );
+        // A branch with a sibling of `$ref`.
+        let beside = json!({"$ref": "#/$defs/a", "minProperties": 1});
+        assert_eq!(
+            tag(
+                json!({"$defs": {"a": object(json!({"const": "a"}))}, "oneOf": [object(json!({"const": "b"})), beside]})
+            ),
+            None
+        );
     }
 }

@@ -106,8 +106,8 @@ pub(crate) enum Keyword {
     RecursiveRef(NodeId),
     // Applicators in place.
     AllOf(Box<[NodeId]>),
-    AnyOf(Box<[NodeId]>),
-    OneOf(Box<[NodeId]>),
+    AnyOf(applicators::Branches),
+    OneOf(applicators::Branches),
     Not(NodeId),
     If {
         condition: NodeId,
@@ -189,12 +189,10 @@ pub(crate) fn table<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, key: &str, value:
         "allOf" if applicator => {
             applicators::compile_list(c, at, key, value).and_then(|n| entry("allOf", Keyword::AllOf(n)))
         }
-        "anyOf" if applicator => {
-            applicators::compile_list(c, at, key, value).and_then(|n| entry("anyOf", Keyword::AnyOf(n)))
-        }
-        "oneOf" if applicator => {
-            applicators::compile_list(c, at, key, value).and_then(|n| entry("oneOf", Keyword::OneOf(n)))
-        }
+        "anyOf" if applicator => applicators::compile_list(c, at, key, value)
+            .and_then(|n| entry("anyOf", Keyword::AnyOf(applicators::Branches::new(n)))),
+        "oneOf" if applicator => applicators::compile_list(c, at, key, value)
+            .and_then(|n| entry("oneOf", Keyword::OneOf(applicators::Branches::new(n)))),
         "not" if applicator => entry("not", Keyword::Not(c.child(at, "not")?)),
         "if" if applicator && since(Dialect::Draft7) => applicators::compile_if(c, at, value),
         "dependentSchemas" if applicator && since(Dialect::Draft2019_09) => {

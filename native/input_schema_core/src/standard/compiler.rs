@@ -223,6 +223,7 @@ pub(crate) fn compile(
     let root = c.node_for(root_place, root_scope, Some(schema));
     c.run()?;
     super::plan::fold_all_of(&mut c.nodes, c.dynamic);
+    crate::keywords::applicators::tag_branches(&mut c.nodes);
     let bytes = c.bytes + c.nodes.len() * std::mem::size_of::<Node>();
     Ok(Validator {
         nodes: c.nodes,

@@ -96,6 +96,35 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// Whether the plan holds only for objects: its `type` allows no other
+    /// type, and it reads the object's entries.
+    pub(crate) fn holds_only_for_objects(&self) -> bool {
+        self.types
+            .is_some_and(|types| types & !FLOATS_ARE_NEVER_INTEGERS == OBJECT)
+            && self.object.is_some()
+    }
+
+    /// The names the plan requires that `properties` gives a schema, with
+    /// that schema, in the plan's name order.
+    pub(crate) fn required_properties(&self) -> impl Iterator<Item = (&str, NodeId)> {
+        self.object
+            .iter()
+            .flat_map(|object| object.names.iter())
+            .filter(|name| name.bit != 0)
+            .filter_map(|name| Some((&*name.name, name.property?)))
+    }
+
+    /// The schema `properties` gives `name`, when the plan requires it.
+    pub(crate) fn required_property(&self, name: &str) -> Option<NodeId> {
+        let found = self.object.as_ref()?.find(name.as_bytes())?;
+        if found.bit == 0 {
+            return None;
+        }
+        found.property
+    }
+}
+
 impl ObjectPlan {
     fn find(&self, key: &[u8]) -> Option<&Name> {
         if self.names.len() <= 8 {

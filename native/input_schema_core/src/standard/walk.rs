@@ -176,7 +176,7 @@ pub(crate) struct Walk<'w> {
     /// What the recording walk may still spend on items that the walk
     /// recording nothing finds invalid (`passes_unrecorded`): as many units
     /// as the first pass took, so that the second pass costs at most that
-    /// much more than it would without it.
+    /// much more (and one item's trial past it) than it would without it.
     spare: u64,
 }
 
@@ -349,8 +349,8 @@ impl<'w> Walk<'w> {
             }
             Keyword::RecursiveRef(target) => self.check_recursive_ref(*target, instance, &kp, ip, ann),
             Keyword::AllOf(nodes) => self.check_all_of(nodes, instance, &kp, ip, ann),
-            Keyword::AnyOf(nodes) => self.check_any_of(&at, nodes, instance, &kp, ip, ann),
-            Keyword::OneOf(nodes) => self.check_one_of(&at, nodes, instance, &kp, ip, ann),
+            Keyword::AnyOf(branches) => self.check_any_of(&at, branches, instance, &kp, ip, ann),
+            Keyword::OneOf(branches) => self.check_one_of(&at, branches, instance, &kp, ip, ann),
             Keyword::Not(schema) => self.check_not(&at, *schema, instance, &kp, ip),
             Keyword::If {
                 condition,
