@@ -234,9 +234,40 @@ impl Walk<'_> {
             return Ok(true);
         };
         match (value, tag.schemas.get(i)) {
-            (Some(value), Some(&schema)) => self.probe(schema, value, kp, ip, None),
+            (Some(value), Some(&schema)) => self.constants_hold(schema, value, kp, ip),
             _ => Ok(false),
         }
+    }
+
+    /// Whether a tag schema (`const` or `enum` alone) holds for `value`:
+    /// its entries checked as the walk checks them, without the walk's
+    /// visit of a node (charged its unit all the same).
+    fn constants_hold<'a, V: Value<'a>>(
+        &mut self,
+        schema: NodeId,
+        value: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let entries = match self.v.nodes.get(schema as usize).map(|node| &node.body) {
+            Some(Body::Keywords(entries, _)) => entries,
+            // Not reached (a tag schema is `const` or `enum` alone): the
+            // walk decides.
+            _ => return self.probe(schema, value, kp, ip, None),
+        };
+        self.charge(1)?;
+        for entry in entries.iter() {
+            let holds = match &entry.keyword {
+                Keyword::Const(constant) => self.const_holds(constant, value)?,
+                Keyword::Enum(choices) => self.enum_holds(choices, value)?,
+                // Not reached, as above.
+                _ => return self.probe(schema, value, kp, ip, None),
+            };
+            if !holds {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The tag of `branches` with the instance's value of it.

@@ -244,6 +244,16 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
+        if self.enum_holds(choices, instance)? {
+            return Ok(true);
+        }
+        self.fail(at, kp, ip, || {
+            "instance is not one of the values of enum".to_string()
+        })
+    }
+
+    /// Whether `instance` is one of `choices` (`enum`), without recording.
+    pub(crate) fn enum_holds<'a, V: Value<'a>>(&self, choices: &[Datum], instance: V) -> Step {
         let shape = instance.shape();
         if matches!(shape, Shape::List | Shape::Map) {
             for choice in choices {
@@ -252,16 +262,12 @@ impl Walk<'_> {
                     return Ok(true);
                 }
             }
+            Ok(false)
         } else {
             // A scalar: its shape read once, each choice compared with it.
             self.charge(choices.len() as u64)?;
-            if choices.iter().any(|choice| scalar_equals(&shape, choice)) && same_kinds(instance, &shape) {
-                return Ok(true);
-            }
+            Ok(choices.iter().any(|choice| scalar_equals(&shape, choice)) && same_kinds(instance, &shape))
         }
-        self.fail(at, kp, ip, || {
-            "instance is not one of the values of enum".to_string()
-        })
     }
 
     pub(crate) fn check_const<'a, V: Value<'a>>(
@@ -272,10 +278,15 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        if self.equals_charged(instance, value)? && same_kinds(instance, &instance.shape()) {
+        if self.const_holds(value, instance)? {
             return Ok(true);
         }
         self.fail(at, kp, ip, || "instance is not the value of const".to_string())
+    }
+
+    /// Whether `instance` is `value` (`const`), without recording.
+    pub(crate) fn const_holds<'a, V: Value<'a>>(&self, value: &Datum, instance: V) -> Step {
+        Ok(self.equals_charged(instance, value)? && same_kinds(instance, &instance.shape()))
     }
 
     /// [`equals`], with the list cells counted and every item and entry
