@@ -121,20 +121,28 @@ impl<'p> Path<'p> {
 }
 
 /// Annotations a schema's evaluation produced for `unevaluated*`: which
-/// properties (by their position in the map) or items it evaluated.
+/// properties (by their position in the map) or items it evaluated. The
+/// first 64 positions are kept in a word of their own, so that most
+/// objects and lists need no allocation.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Ann {
-    bits: Vec<u64>,
+    first: u64,
+    /// Positions 64 and on, 64 a word.
+    more: Vec<u64>,
     all: bool,
 }
 
 impl Ann {
     pub fn mark(&mut self, index: usize) {
-        let word = index / 64;
-        if self.bits.len() <= word {
-            self.bits.resize(word + 1, 0);
+        if index < 64 {
+            self.first |= 1 << index;
+            return;
         }
-        if let Some(w) = self.bits.get_mut(word) {
+        let word = index / 64 - 1;
+        if self.more.len() <= word {
+            self.more.resize(word + 1, 0);
+        }
+        if let Some(w) = self.more.get_mut(word) {
             *w |= 1 << (index % 64);
         }
     }
@@ -144,19 +152,27 @@ impl Ann {
     }
 
     pub fn has(&self, index: usize) -> bool {
-        self.all
-            || self
-                .bits
-                .get(index / 64)
-                .is_some_and(|w| w & (1 << (index % 64)) != 0)
+        if self.all {
+            return true;
+        }
+        if index < 64 {
+            return self.first & (1 << index) != 0;
+        }
+        self.more
+            .get(index / 64 - 1)
+            .is_some_and(|w| w & (1 << (index % 64)) != 0)
     }
 
     pub fn merge(&mut self, other: Ann) {
         self.all |= other.all;
-        if self.bits.len() < other.bits.len() {
-            self.bits.resize(other.bits.len(), 0);
+        self.first |= other.first;
+        if other.more.is_empty() {
+            return;
         }
-        for (mine, theirs) in self.bits.iter_mut().zip(other.bits) {
+        if self.more.len() < other.more.len() {
+            self.more.resize(other.more.len(), 0);
+        }
+        for (mine, theirs) in self.more.iter_mut().zip(other.more) {
             *mine |= theirs;
         }
     }
@@ -514,7 +530,38 @@ pub(crate) struct At<'n> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Path, Seg};
+    use super::{Ann, Path, Seg};
+
+    #[test]
+    fn annotations_keep_every_position_in_and_past_the_first_word() {
+        let marked = [0, 1, 63, 64, 65, 127, 128, 200, 1000];
+        let mut ann = Ann::default();
+        for &i in &marked {
+            ann.mark(i);
+        }
+        for i in 0..1100 {
+            assert_eq!(ann.has(i), marked.contains(&i), "position {i}");
+        }
+        // Merged both ways: the union, whichever holds more words.
+        let mut small = Ann::default();
+        small.mark(2);
+        small.mark(70);
+        let mut merged = small.clone();
+        merged.merge(ann.clone());
+        let mut other = ann;
+        other.merge(small);
+        for i in 0..1100 {
+            let expected = marked.contains(&i) || i == 2 || i == 70;
+            assert_eq!(merged.has(i), expected, "position {i}");
+            assert_eq!(other.has(i), expected, "position {i}");
+        }
+        let mut all = Ann::default();
+        all.mark_all();
+        assert!(all.has(0) && all.has(5000));
+        let mut none = Ann::default();
+        none.merge(all);
+        assert!(none.has(77));
+    }
 
     /// Renders a chain of `steps` pushed one below the other, outermost
     /// first.
