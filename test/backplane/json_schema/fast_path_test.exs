@@ -23,7 +23,38 @@ defmodule Backplane.JSONSchema.FastPathTest do
     "additionalProperties" => false
   }
 
+  # A tagged union: the tag ("kind") is read once, and only the branch it
+  # names is evaluated.
+  @tagged %{
+    "oneOf" => [
+      %{
+        "type" => "object",
+        "required" => ["kind"],
+        "properties" => %{"kind" => %{"const" => "a"}, "x" => %{"type" => "integer"}}
+      },
+      %{
+        "type" => "object",
+        "required" => ["kind"],
+        "properties" => %{"kind" => %{"enum" => ["b"]}, "x" => %{"type" => "string"}}
+      }
+    ]
+  }
+
   @cases [
+    # a tagged union: an atom key is read by its name for the tag too; with
+    # both spellings of the tag's name, each must match the branch; an
+    # atom is no string; a struct is no object
+    {@tagged, %{kind: "a", x: 1}, true},
+    {@tagged, %{kind: "b", x: "s"}, true},
+    {@tagged, %{kind: "b", x: 1}, false},
+    {@tagged, %{kind: "c", x: 1}, false},
+    {@tagged, %{x: 1}, false},
+    {@tagged, %{kind: :a, x: 1}, false},
+    {@tagged, %{"kind" => "a", kind: "a", x: 1}, true},
+    {@tagged, %{"kind" => "a", kind: "b", x: 1}, false},
+    {@tagged, %{"kind" => "b", kind: "a", x: 1}, false},
+    {@tagged, MapSet.new(), false},
+    {@tagged, "a", false},
     # properties: an atom key is read by its name; both spellings of a
     # name are checked; a key that is not text fails the keyword; a struct
     # is no object; a binary key "__struct__" is only a key.

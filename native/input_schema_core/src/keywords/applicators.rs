@@ -223,18 +223,12 @@ impl Walk<'_> {
 
     /// Whether branch `i` may hold by its tag (`tagged`: the tag and the
     /// instance's value of it), or has no tag.
-    fn tag_allows<'a, V: Value<'a>>(
-        &mut self,
-        tagged: Option<(&Tag, Option<V>)>,
-        i: usize,
-        kp: &Path<'_>,
-        ip: &Path<'_>,
-    ) -> Step {
+    fn tag_allows<'a, V: Value<'a>>(&mut self, tagged: Option<(&Tag, Option<V>)>, i: usize) -> Step {
         let Some((tag, value)) = tagged else {
             return Ok(true);
         };
         match (value, tag.schemas.get(i)) {
-            (Some(value), Some(&schema)) => self.constants_hold(schema, value, kp, ip),
+            (Some(value), Some(&schema)) => self.constants_hold(schema, value),
             _ => Ok(false),
         }
     }
@@ -242,26 +236,19 @@ impl Walk<'_> {
     /// Whether a tag schema (`const` or `enum` alone) holds for `value`:
     /// its entries checked as the walk checks them, without the walk's
     /// visit of a node (charged its unit all the same).
-    fn constants_hold<'a, V: Value<'a>>(
-        &mut self,
-        schema: NodeId,
-        value: V,
-        kp: &Path<'_>,
-        ip: &Path<'_>,
-    ) -> Step {
+    fn constants_hold<'a, V: Value<'a>>(&mut self, schema: NodeId, value: V) -> Step {
         let entries = match self.v.nodes.get(schema as usize).map(|node| &node.body) {
             Some(Body::Keywords(entries, _)) => entries,
-            // Not reached (a tag schema is `const` or `enum` alone): the
-            // walk decides.
-            _ => return self.probe(schema, value, kp, ip, None),
+            // Not reachable: a tag schema is `const` or `enum` alone.
+            _ => return Err(Limit::Depth),
         };
         self.charge(1)?;
         for entry in entries.iter() {
             let holds = match &entry.keyword {
                 Keyword::Const(constant) => self.const_holds(constant, value)?,
                 Keyword::Enum(choices) => self.enum_holds(choices, value)?,
-                // Not reached, as above.
-                _ => return self.probe(schema, value, kp, ip, None),
+                // Not reachable, as above.
+                _ => return Err(Limit::Depth),
             };
             if !holds {
                 return Ok(false);
@@ -295,7 +282,7 @@ impl Walk<'_> {
         let mut valid = false;
         for (i, &node) in branches.nodes.iter().enumerate() {
             let kp = kp.push(Seg::Index(i));
-            if !self.tag_allows(tagged, i, &kp, ip)? {
+            if !self.tag_allows(tagged, i)? {
                 continue;
             }
             if self.probe(node, instance, &kp, ip, ann.as_deref_mut())? {
@@ -329,7 +316,7 @@ impl Walk<'_> {
         let mut kept = Ann::default();
         for (i, &node) in branches.nodes.iter().enumerate() {
             let kp = kp.push(Seg::Index(i));
-            if !self.tag_allows(tagged, i, &kp, ip)? {
+            if !self.tag_allows(tagged, i)? {
                 continue;
             }
             let mut branch = Ann::default();
