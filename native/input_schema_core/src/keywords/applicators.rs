@@ -94,7 +94,7 @@ fn tag_of(nodes: &[Node], branches: &[NodeId]) -> Option<Tag> {
         .map(|&branch| object_plan(nodes, branch))
         .collect::<Option<Vec<&Plan>>>()?;
     let first = plans.first()?;
-    first.required_properties().find_map(|(name, _)| {
+    first.required_properties().find_map(|name| {
         let schemas = plans
             .iter()
             .map(|plan| {

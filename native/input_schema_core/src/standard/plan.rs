@@ -94,9 +94,7 @@ impl Plan {
     pub(crate) fn is_leaf(&self) -> bool {
         self.object.is_none() && self.items.is_none() && self.rest.is_empty()
     }
-}
 
-impl Plan {
     /// Whether the plan holds only for objects: its `type` allows no other
     /// type, and it reads the object's entries.
     pub(crate) fn holds_only_for_objects(&self) -> bool {
@@ -105,14 +103,14 @@ impl Plan {
             && self.object.is_some()
     }
 
-    /// The names the plan requires that `properties` gives a schema, with
-    /// that schema, in the plan's name order.
-    pub(crate) fn required_properties(&self) -> impl Iterator<Item = (&str, NodeId)> {
+    /// The names the plan requires that `properties` gives a schema, in
+    /// the plan's name order.
+    pub(crate) fn required_properties(&self) -> impl Iterator<Item = &str> {
         self.object
             .iter()
             .flat_map(|object| object.names.iter())
-            .filter(|name| name.bit != 0)
-            .filter_map(|name| Some((&*name.name, name.property?)))
+            .filter(|name| name.bit != 0 && name.property.is_some())
+            .map(|name| &*name.name)
     }
 
     /// The schema `properties` gives `name`, when the plan requires it.
