@@ -40,7 +40,43 @@ defmodule Backplane.JSONSchema.FastPathTest do
     ]
   }
 
+  # unevaluatedProperties whose node evaluates properties by folded
+  # keywords alone (its properties, patterns and an allOf of properties) is
+  # decided by the plan; beside an anyOf it needs the annotations.
+  @unevaluated %{
+    "allOf" => [%{"properties" => %{"a" => %{"type" => "string"}}}],
+    "patternProperties" => %{"^x" => %{"type" => "integer"}},
+    "unevaluatedProperties" => %{"type" => "boolean"}
+  }
+  @unevaluated_annotated Map.put(@unevaluated, "anyOf", [true])
+  # a base schema through $ref, folded as an allOf branch is
+  @unevaluated_base %{
+    "$defs" => %{"base" => %{"properties" => %{"a" => %{"type" => "string"}}}},
+    "$ref" => "#/$defs/base",
+    "unevaluatedProperties" => false
+  }
+
   @cases [
+    # unevaluatedProperties, decided by the plan and by the annotations:
+    # an atom key is read by its name, as by the other object keywords; a
+    # key that is not text fails it; a struct is no object
+    {@unevaluated, %{a: "s", x1: 1, z: true}, true},
+    {@unevaluated, %{a: "s", z: 1}, false},
+    {@unevaluated, %{"a" => 1}, false},
+    {@unevaluated, %{1 => true}, false},
+    {@unevaluated, MapSet.new(), false},
+    {@unevaluated, "not an object", true},
+    {@unevaluated_annotated, %{a: "s", x1: 1, z: true}, true},
+    {@unevaluated_annotated, %{a: "s", z: 1}, false},
+    {@unevaluated_annotated, %{1 => true}, false},
+    {@unevaluated_annotated, MapSet.new(), false},
+    {@unevaluated_base, %{a: "s"}, true},
+    {@unevaluated_base, %{"a" => "s", b: 1}, false},
+    {@unevaluated_base, %{a: 1}, false},
+    {%{"unevaluatedProperties" => %{"type" => "integer"}}, %{c: 1}, true},
+    {%{"unevaluatedProperties" => %{"type" => "integer"}}, %{c: "x"}, false},
+    {%{"unevaluatedProperties" => false}, %{c: 1}, false},
+    {%{"unevaluatedProperties" => false}, %{}, true},
     # a tagged union: an atom key is read by its name for the tag too; with
     # both spellings of the tag's name, each must match the branch; an
     # atom is no string; a struct is no object
@@ -167,6 +203,19 @@ defmodule Backplane.JSONSchema.FastPathTest do
              [
                {"additionalProperties", "/additionalProperties", "/b",
                 "no value is allowed here (the schema is false)"}
+             ]
+
+    # an atom key the annotations do not cover is checked by its name
+    assert units.(@unevaluated_annotated, %{a: "s", z: 1}) ==
+             [{"type", "/unevaluatedProperties/type", "/z", "instance is not of type boolean"}]
+
+    assert units.(@unevaluated, %{1 => true}) ==
+             [
+               {"properties", "/allOf/0/properties", "", "object has a key that is not a string"},
+               {"patternProperties", "/patternProperties", "",
+                "object has a key that is not a string"},
+               {"unevaluatedProperties", "/unevaluatedProperties", "",
+                "object has a key that is not a string"}
              ]
 
     assert units.(%{"type" => "string", "maxLength" => 1}, "éé") ==

@@ -183,7 +183,7 @@ pub(crate) fn compile_count(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, v
 }
 
 /// The text of a key: a binary's bytes, an atom's name; `None` otherwise.
-fn key_text<'a, V: Value<'a>>(key: V) -> Option<Cow<'a, [u8]>> {
+pub(crate) fn key_text<'a, V: Value<'a>>(key: V) -> Option<Cow<'a, [u8]>> {
     if let Some(bytes) = key.bytes() {
         return Some(Cow::Borrowed(bytes));
     }

@@ -4,6 +4,7 @@
 //! evaluated. The walk collects those annotations only for schemas that
 //! have one of these keywords.
 
+use super::objects::key_text;
 use super::NodeId;
 use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
 use crate::value::{Kind, Value};
@@ -33,10 +34,11 @@ impl Walk<'_> {
             if seen.has(i) {
                 continue;
             }
-            let Some(text) = key.bytes() else {
+            // An atom key by its name, as the other object keywords read it.
+            let Some(text) = key_text(key) else {
                 return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
             };
-            let passed = self.node(schema, value, kp, &ip.push(Seg::Name(text)), None)?;
+            let passed = self.node(schema, value, kp, &ip.push(Seg::Name(&text)), None)?;
             if self.stops(passed, &mut valid) {
                 return Ok(false);
             }
