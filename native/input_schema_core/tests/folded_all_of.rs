@@ -6,7 +6,8 @@
 //! folded: both must give the same verdict and the same failures on every
 //! instance. Schemas and instances are generated from a fixed seed: names
 //! shared between branches and the parent, `additionalProperties` and
-//! `required` beside the `allOf`, branches behind `$ref` chains, in
+//! `required` beside the `allOf`, a `$ref` beside it (folded as a branch
+//! is), branches behind `$ref` chains, in
 //! resources of their own, and recursion through `$ref` and
 //! `$dynamicRef`.
 
@@ -131,6 +132,16 @@ fn schemas(rng: &mut Rng) -> (Value, Value) {
     }
     if rng.chance(40) {
         root.insert("type".into(), json!(["object", "boolean"]));
+    }
+    // A `$ref` beside the other keywords, to a base schema that folds as a
+    // branch does (the twin's does not).
+    if rng.chance(40) {
+        let base = branch(rng, &recursion);
+        let mut twin_base = base.clone();
+        twin_base.insert("minProperties".into(), json!(0));
+        defs.insert("base".into(), Value::Object(base));
+        twin_defs.insert("base".into(), Value::Object(twin_base));
+        root.insert("$ref".into(), json!("#/$defs/base"));
     }
     let mut twin = root.clone();
     root.insert("allOf".into(), Value::Array(all_of));

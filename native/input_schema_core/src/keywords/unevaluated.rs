@@ -2,7 +2,8 @@
 //! to what no other keyword of the schema, nor any subschema applied in
 //! place (`allOf`, `$ref`, the branches of `anyOf` that hold, ...),
 //! evaluated. The walk collects those annotations only for schemas that
-//! have one of these keywords.
+//! have one of these keywords; a walk that records nothing, only when one
+//! of them is not folded into its node's plan (`plan::fold_unevaluated`).
 
 use super::objects::key_text;
 use super::NodeId;

@@ -224,12 +224,14 @@ pub(crate) fn compile(
     c.run()?;
     super::plan::fold_all_of(&mut c.nodes, c.dynamic);
     crate::keywords::applicators::tag_branches(&mut c.nodes);
+    let annotates_to_decide = c.annotates && super::plan::fold_unevaluated(&mut c.nodes);
     let bytes = c.bytes + c.nodes.len() * std::mem::size_of::<Node>();
     Ok(Validator {
         nodes: c.nodes,
         root,
         resources: c.resources,
         annotates: c.annotates,
+        annotates_to_decide,
         dynamic: c.dynamic,
         limits,
         bytes,

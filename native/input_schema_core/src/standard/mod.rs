@@ -106,9 +106,13 @@ pub struct Validator {
     pub(crate) nodes: Vec<crate::keywords::Node>,
     pub(crate) root: NodeId,
     pub(crate) resources: Vec<crate::keywords::Resource>,
-    /// Whether any `unevaluated*` keyword exists: only then do evaluations
-    /// collect annotations.
+    /// Whether any `unevaluated*` keyword exists: only then does the
+    /// recording walk collect annotations.
     pub(crate) annotates: bool,
+    /// Whether an `unevaluated*` keyword needs the annotations to decide
+    /// (one that no plan folds): only then do the walks that record
+    /// nothing collect them too.
+    pub(crate) annotates_to_decide: bool,
     /// Whether dynamic references exist: only then is the dynamic scope kept.
     pub(crate) dynamic: bool,
     pub(crate) limits: Limits,

@@ -78,6 +78,10 @@ enum Additional {
     /// No `additionalProperties` folded: any other key passes.
     Any,
     Schema(NodeId),
+    /// `unevaluatedProperties` where what the node evaluates is known from
+    /// the schema (`fold_unevaluated`): its schema checks the keys that no
+    /// property, folded `allOf` branch's property or pattern names.
+    Unevaluated(NodeId),
 }
 
 /// The order of a plan's names: by length, then by bytes. A look-up then
@@ -250,7 +254,7 @@ const MAX_REF_HOPS: usize = 4;
 
 /// What folding a node's `allOf` adds to its plan.
 struct Fold {
-    /// The `allOf` entry's index.
+    /// The `allOf` (or `$ref`) entry's index.
     entry: usize,
     types: Option<u8>,
     /// Each branch's `properties`, name by name.
@@ -265,19 +269,40 @@ struct Fold {
 /// same conjunction. Under a dynamic scope, a branch is folded only where
 /// skipping its node leaves the scope of every property schema as it was
 /// (`folding`).
+///
+/// A `$ref` is folded the same way, as an `allOf` of its one target: a
+/// base schema's `properties` read in the node's pass, as
+/// `unevaluatedProperties` beside it needs (`fold_unevaluated`). (A
+/// tagged union's branch behind a `$ref` keeps its hop: its target has
+/// `required`, which no fold takes.)
 pub(crate) fn fold_all_of(nodes: &mut [Node], dynamic: bool) {
     for at in 0..nodes.len() {
-        let Some(fold) = folding(nodes, at, dynamic) else {
+        let Some(Body::Keywords(entries, _)) = nodes.get(at).map(|node| &node.body) else {
             continue;
         };
-        if let Some(node) = nodes.get_mut(at) {
-            apply(node, fold);
+        // The entries to fold, found in one reading of the node's.
+        let (mut all_of, mut reference) = (None, None);
+        for (i, entry) in entries.iter().enumerate() {
+            match entry.keyword {
+                Keyword::AllOf(_) => all_of = Some(i),
+                Keyword::Ref(_) => reference = Some(i),
+                _ => {}
+            }
+        }
+        for entry in [all_of, reference].into_iter().flatten() {
+            let Some(fold) = folding(nodes, at, entry, dynamic) else {
+                continue;
+            };
+            if let Some(node) = nodes.get_mut(at) {
+                apply(node, fold);
+            }
         }
     }
 }
 
-/// The fold of node `at`'s `allOf`, when every branch folds.
-fn folding(nodes: &[Node], at: usize, dynamic: bool) -> Option<Fold> {
+/// The fold of node `at`'s `allOf` or `$ref` (its entry `entry`), when
+/// every branch folds.
+fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool) -> Option<Fold> {
     let node = nodes.get(at)?;
     let Body::Keywords(entries, own) = &node.body else {
         return None;
@@ -286,10 +311,11 @@ fn folding(nodes: &[Node], at: usize, dynamic: bool) -> Option<Fold> {
     if entries.len() > usize::from(u16::MAX) {
         return None;
     }
-    let (entry, branches) = entries.iter().enumerate().find_map(|(i, e)| match &e.keyword {
-        Keyword::AllOf(branches) => Some((i, branches)),
-        _ => None,
-    })?;
+    let branches = match &entries.get(entry)?.keyword {
+        Keyword::AllOf(branches) => &branches[..],
+        Keyword::Ref(target) => std::slice::from_ref(target),
+        _ => return None,
+    };
     let mut fold = Fold {
         entry,
         types: None,
@@ -453,6 +479,118 @@ fn apply(node: &mut Node, fold: Fold) {
         names.push(name);
     }
     object.names = names.into_boxed_slice();
+}
+
+/// Folds into its node's plan each `unevaluatedProperties` whose node
+/// evaluates properties only by keywords the plan folds: its own
+/// `properties`, `patternProperties` and `additionalProperties`, and an
+/// `allOf` or `$ref` folded by `fold_all_of` (run first: a branch with an
+/// `unevaluatedProperties` of its own is never folded into another node).
+/// Every other keyword of the node must be one that evaluates no property
+/// (`unevaluated_neutral`), so no in-place applicator but that `allOf`.
+///
+/// When the node is valid, every keyword beside `unevaluatedProperties`
+/// held, so what they evaluated is exactly the names and patterns the
+/// schema gives them: the plan decides as the annotations would. Only the
+/// walks that record nothing use plans; the recording walk keeps the
+/// annotations, which also give the failures of an invalid instance
+/// (where a failed branch evaluates nothing).
+///
+/// Answers whether an `unevaluated*` keyword is left that needs the
+/// annotations to decide.
+pub(crate) fn fold_unevaluated(nodes: &mut [Node]) -> bool {
+    let mut left = false;
+    for node in nodes.iter_mut() {
+        let Body::Keywords(entries, plan) = &mut node.body else {
+            continue;
+        };
+        left |= entries
+            .iter()
+            .any(|e| matches!(e.keyword, Keyword::UnevaluatedItems(_)));
+        let Some((at, schema)) = entries.iter().enumerate().find_map(|(i, e)| match e.keyword {
+            Keyword::UnevaluatedProperties(schema) => Some((i, schema)),
+            _ => None,
+        }) else {
+            continue;
+        };
+        // A plan names its entries by `u16` index (as `plan` requires).
+        let (Ok(count), Ok(at)) = (u16::try_from(entries.len()), u16::try_from(at)) else {
+            left = true;
+            continue;
+        };
+        let others_are_neutral = match plan.as_deref() {
+            Some(plan) => plan.rest.iter().all(|&i| {
+                i == at
+                    || entries
+                        .get(usize::from(i))
+                        .is_some_and(|e| unevaluated_neutral(&e.keyword))
+            }),
+            None => entries
+                .iter()
+                .enumerate()
+                .all(|(i, e)| i == usize::from(at) || unevaluated_neutral(&e.keyword)),
+        };
+        if !others_are_neutral {
+            left = true;
+            continue;
+        }
+        let plan = plan.get_or_insert_with(|| {
+            Box::new(Plan {
+                types: None,
+                min_length: None,
+                max_length: None,
+                bounds: Box::default(),
+                object: None,
+                items: None,
+                rest: (0..count).collect(),
+            })
+        });
+        plan.rest = plan.rest.iter().copied().filter(|&i| i != at).collect();
+        let object = plan.object.get_or_insert_with(|| ObjectPlan {
+            names: Box::default(),
+            patterns: Box::default(),
+            required: 0,
+            additional: Additional::Any,
+        });
+        // Beside a folded `additionalProperties`, every key is evaluated:
+        // `unevaluatedProperties` checks nothing.
+        if matches!(object.additional, Additional::Any) {
+            object.additional = Additional::Unevaluated(schema);
+        }
+    }
+    left
+}
+
+/// Whether `keyword` evaluates no property and applies no subschema in
+/// place, so that it adds nothing to what `unevaluatedProperties` skips.
+fn unevaluated_neutral(keyword: &Keyword) -> bool {
+    matches!(
+        keyword,
+        Keyword::Type(_)
+            | Keyword::Enum(_)
+            | Keyword::Const(_)
+            | Keyword::MultipleOf(_)
+            | Keyword::Minimum(_)
+            | Keyword::Maximum(_)
+            | Keyword::ExclusiveMinimum(_)
+            | Keyword::ExclusiveMaximum(_)
+            | Keyword::MinLength(_)
+            | Keyword::MaxLength(_)
+            | Keyword::Format(_)
+            | Keyword::Pattern { .. }
+            | Keyword::MinItems(_)
+            | Keyword::MaxItems(_)
+            | Keyword::UniqueItems
+            | Keyword::MinProperties(_)
+            | Keyword::MaxProperties(_)
+            | Keyword::Required(_)
+            | Keyword::DependentRequired(_)
+            | Keyword::PropertyNames(_)
+            | Keyword::PrefixItems(_)
+            | Keyword::Items { .. }
+            | Keyword::Contains { .. }
+            | Keyword::UnevaluatedItems(_)
+    )
 }
 
 /// Whether `names` (what `additionalProperties` skips) are exactly the
@@ -664,7 +802,14 @@ impl<'w> Walk<'w> {
                     }
                 }
             }
-            if let (None, false, Additional::Schema(schema)) = (property, matched, plan.additional) {
+            let unnamed = match (property, matched, plan.additional) {
+                (None, false, Additional::Schema(schema)) => Some(schema),
+                (None, false, Additional::Unevaluated(schema)) if found.is_none_or(|n| n.also.is_empty()) => {
+                    Some(schema)
+                }
+                _ => None,
+            };
+            if let Some(schema) = unnamed {
                 if !self.node(schema, value, kp, ip, None)? {
                     return Ok(false);
                 }

@@ -2,7 +2,8 @@
 //! "is it valid?" (stopping at the first failure, building no error) or
 //! "every failure" (output units, at most `Limits::max_errors`). It keeps
 //! the dynamic scope only when the schema has dynamic references, and
-//! collects annotations only when it has `unevaluated*` keywords.
+//! collects annotations only when it has `unevaluated*` keywords (when
+//! recording nothing, only when one of them is not folded into a plan).
 //!
 //! Every step is charged to the work budget and counted against the depth
 //! limit; each node's evaluation runs through `stack::deep`, so no instance
@@ -212,7 +213,7 @@ pub(crate) fn validate<'a, V: Value<'a>>(
     second: &Budget,
 ) -> Result<Vec<OutputUnit>, Limit> {
     let mut spare = 0;
-    if !v.annotates {
+    if !v.annotates_to_decide {
         let before = first.left();
         if Walk::new(v, first, false).node(v.root, instance, &Path::ROOT, &Path::ROOT, None)? {
             return Ok(Vec::new());
@@ -247,6 +248,19 @@ impl<'w> Walk<'w> {
             errors: Vec::new(),
             full: false,
             spare: 0,
+        }
+    }
+
+    /// Whether evaluations collect annotations: in the recording walk when
+    /// the schema has `unevaluated*` keywords (its failures follow them),
+    /// in a walk that records nothing only when one of them needs them to
+    /// decide.
+    #[inline]
+    fn annotating(&self) -> bool {
+        if self.collect {
+            self.v.annotates
+        } else {
+            self.v.annotates_to_decide
         }
     }
 
@@ -319,16 +333,13 @@ impl<'w> Walk<'w> {
         let Body::Keywords(entries, plan) = &node.body else {
             return Ok(true);
         };
+        let annotating = self.annotating();
         if let Some(plan) = plan {
-            if !self.collect && !self.v.annotates {
+            if !self.collect && !annotating {
                 return self.planned(node, plan, entries, instance, kp, ip);
             }
         }
-        let mut local = if self.v.annotates {
-            Some(Ann::default())
-        } else {
-            None
-        };
+        let mut local = if annotating { Some(Ann::default()) } else { None };
         let mut valid = true;
         for entry in entries.iter() {
             let passed = self.keyword(node, entry, instance, kp, ip, local.as_mut())?;
