@@ -248,6 +248,14 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
 /// linear in the schema's size, whatever its references.
 const MAX_FOLDED_NAMES: usize = 256;
 
+/// The most names the folds add to the plans of one schema, all nodes
+/// together. Each `$ref` or `allOf` to a schema of many properties would
+/// otherwise copy them again (thousands of references to a schema of 256
+/// properties: millions of names, where the compile budget charges each
+/// reference once); past this, nodes are left unfolded, which changes
+/// no verdict.
+const MAX_FOLDED_NAMES_IN_ALL: usize = 16_384;
+
 /// The most `$ref`-only nodes followed from an `allOf` branch to the
 /// schema it folds.
 const MAX_REF_HOPS: usize = 4;
@@ -276,6 +284,7 @@ struct Fold {
 /// tagged union's branch behind a `$ref` keeps its hop: its target has
 /// `required`, which no fold takes.)
 pub(crate) fn fold_all_of(nodes: &mut [Node], dynamic: bool) {
+    let mut allowance = MAX_FOLDED_NAMES_IN_ALL;
     for at in 0..nodes.len() {
         let Some(Body::Keywords(entries, _)) = nodes.get(at).map(|node| &node.body) else {
             continue;
@@ -290,9 +299,11 @@ pub(crate) fn fold_all_of(nodes: &mut [Node], dynamic: bool) {
             }
         }
         for entry in [all_of, reference].into_iter().flatten() {
-            let Some(fold) = folding(nodes, at, entry, dynamic) else {
+            let cap = allowance.min(MAX_FOLDED_NAMES);
+            let Some(fold) = folding(nodes, at, entry, dynamic, cap) else {
                 continue;
             };
+            allowance -= fold.names.len();
             if let Some(node) = nodes.get_mut(at) {
                 apply(node, fold);
             }
@@ -301,8 +312,8 @@ pub(crate) fn fold_all_of(nodes: &mut [Node], dynamic: bool) {
 }
 
 /// The fold of node `at`'s `allOf` or `$ref` (its entry `entry`), when
-/// every branch folds.
-fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool) -> Option<Fold> {
+/// every branch folds and they add at most `cap` names.
+fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -> Option<Fold> {
     let node = nodes.get(at)?;
     let Body::Keywords(entries, own) = &node.body else {
         return None;
@@ -367,7 +378,7 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool) -> Option<Fol
                 if dynamic && branch.resource != node.resource && resource != branch.resource {
                     return None;
                 }
-                if fold.names.len() >= MAX_FOLDED_NAMES {
+                if fold.names.len() >= cap {
                     return None;
                 }
                 fold.names.push((name.name.clone(), schema));
@@ -816,5 +827,64 @@ impl<'w> Walk<'w> {
             }
         }
         Ok(seen & plan.required == plan.required)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::MAX_FOLDED_NAMES_IN_ALL;
+    use crate::json::JsonRef;
+    use crate::keywords::Body;
+    use crate::standard::{Options, Validator};
+    use serde_json::{json, Map, Value};
+
+    #[test]
+    fn the_folds_of_one_schema_copy_a_bounded_number_of_names() {
+        // 1,000 references (and as many `allOf`s) to a schema of 256
+        // properties would copy 512,000 names; the folds stop at the
+        // allowance, and the nodes past it are checked unfolded.
+        let big: Map<String, Value> = (0..256)
+            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+            .collect();
+        let properties: Map<String, Value> = (0..2_000)
+            .map(|i| {
+                let reference = json!({"$ref": "#/$defs/big"});
+                let schema = if i % 2 == 0 {
+                    reference
+                } else {
+                    json!({"allOf": [reference]})
+                };
+                (format!("k{i}"), schema)
+            })
+            .collect();
+        let schema = json!({"$defs": {"big": {"properties": big}}, "properties": properties});
+        let v = Validator::compile(&schema, &Options::default()).unwrap();
+        let folded: usize = v
+            .nodes
+            .iter()
+            .filter_map(|node| match &node.body {
+                Body::Keywords(_, Some(plan)) => plan.object.as_ref(),
+                _ => None,
+            })
+            .flat_map(|object| object.names.iter())
+            .map(|name| name.also.len())
+            .sum();
+        assert!(folded <= MAX_FOLDED_NAMES_IN_ALL, "{folded} names folded");
+        assert!(folded > MAX_FOLDED_NAMES_IN_ALL - 512, "{folded} names folded");
+        // Folded and unfolded nodes alike.
+        for key in (0..2_000).map(|i| format!("k{i}")) {
+            let key = key.as_str();
+            let valid = json!({key: {"p0": "s", "p255": "t", "other": 1}});
+            let invalid = json!({key: {"p0": "s", "p255": 2}});
+            assert_eq!(v.is_valid(JsonRef::from(&valid)), Ok(true), "{key}");
+            assert_eq!(v.is_valid(JsonRef::from(&invalid)), Ok(false), "{key}");
+            assert_eq!(
+                v.validate(JsonRef::from(&invalid)).map(|e| e.len()),
+                Ok(1),
+                "{key}"
+            );
+        }
     }
 }
