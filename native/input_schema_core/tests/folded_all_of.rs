@@ -18,7 +18,7 @@ mod twins;
 use input_schema_core::json::JsonRef;
 use input_schema_core::standard::{Options, Validator};
 use serde_json::{json, Map, Value};
-use twins::{same_on, Rng};
+use twins::{compare, nested_value, Rng, Tally};
 
 const NAMES: [&str; 6] = ["a", "b", "kind", "size", "items", "tag"];
 
@@ -151,41 +151,13 @@ fn schemas(rng: &mut Rng) -> (Value, Value) {
     (Value::Object(root), Value::Object(twin))
 }
 
-fn instance(rng: &mut Rng, depth: usize) -> Value {
-    match rng.below(if depth == 0 { 4 } else { 6 }) {
-        0 => json!(rng.below(4)),
-        1 => json!(NAMES[rng.below(NAMES.len())]),
-        2 => json!(true),
-        3 => json!("long text"),
-        _ => Value::Object(
-            (0..rng.below(5))
-                .map(|_| {
-                    (
-                        NAMES[rng.below(NAMES.len())].to_string(),
-                        instance(rng, depth - 1),
-                    )
-                })
-                .collect(),
-        ),
-    }
-}
-
 #[test]
 fn a_folded_all_of_decides_as_its_unfolded_twin() {
-    let mut rng = Rng(0x5eed_a110f);
-    let (mut compared, mut valid, mut cheaper) = (0, 0, 0);
-    for _ in 0..3_000 {
-        let (schema, twin) = schemas(&mut rng);
-        let folded = Validator::compile(&schema, &Options::default()).expect("compiles");
-        let unfolded = Validator::compile(&twin, &Options::default()).expect("compiles");
-        for _ in 0..8 {
-            let instance = instance(&mut rng, 3);
-            let (verdict, fewer) = same_on(&folded, &unfolded, &schema, &instance);
-            compared += 1;
-            valid += usize::from(verdict);
-            cheaper += usize::from(fewer);
-        }
-    }
+    let Tally {
+        compared,
+        valid,
+        cheaper,
+    } = compare(0x5eed_a110f, schemas, |rng| nested_value(rng, 3, &NAMES));
     println!("{compared} instances compared, {valid} valid, {cheaper} decided in fewer units folded");
     // Both verdicts occur often, and the fold does apply.
     assert!(

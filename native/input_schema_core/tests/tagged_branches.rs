@@ -14,9 +14,8 @@
 
 mod twins;
 
-use input_schema_core::standard::{Options, Validator};
 use serde_json::{json, Map, Value};
-use twins::{same_on, Rng};
+use twins::{compare, Rng, Tally};
 
 const TAGS: [&str; 5] = ["circle", "square", "rect", "line", "dot"];
 const FIELDS: [&str; 3] = ["a", "b", "c"];
@@ -150,20 +149,11 @@ fn instance(rng: &mut Rng) -> Value {
 
 #[test]
 fn a_tagged_union_decides_and_records_as_its_untagged_twin() {
-    let mut rng = Rng(0x007a_66ed);
-    let (mut compared, mut valid, mut cheaper) = (0, 0, 0);
-    for _ in 0..3_000 {
-        let (schema, twin) = schemas(&mut rng);
-        let tagged = Validator::compile(&schema, &Options::default()).expect("compiles");
-        let untagged = Validator::compile(&twin, &Options::default()).expect("compiles");
-        for _ in 0..8 {
-            let instance = instance(&mut rng);
-            let (verdict, fewer) = same_on(&tagged, &untagged, &schema, &instance);
-            compared += 1;
-            valid += usize::from(verdict);
-            cheaper += usize::from(fewer);
-        }
-    }
+    let Tally {
+        compared,
+        valid,
+        cheaper,
+    } = compare(0x007a_66ed, schemas, instance);
     println!("{compared} instances compared, {valid} valid, {cheaper} decided in fewer units tagged");
     assert!(
         valid > compared / 10 && valid < compared * 9 / 10,

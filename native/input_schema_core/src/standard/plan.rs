@@ -92,6 +92,20 @@ fn name_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
 }
 
 impl Plan {
+    /// A plan that folds nothing and leaves each of `count` entries to the
+    /// keyword-by-keyword walk (those past `u16::MAX` are not named).
+    fn leaving(count: usize) -> Box<Plan> {
+        Box::new(Plan {
+            types: None,
+            min_length: None,
+            max_length: None,
+            bounds: Box::default(),
+            object: None,
+            items: None,
+            rest: (0..count).filter_map(|i| u16::try_from(i).ok()).collect(),
+        })
+    }
+
     /// Whether the plan checks the value alone: no subschema to walk and
     /// no keyword left to the keyword-by-keyword walk.
     #[inline]
@@ -128,6 +142,15 @@ impl Plan {
 }
 
 impl ObjectPlan {
+    fn empty() -> ObjectPlan {
+        ObjectPlan {
+            names: Box::default(),
+            patterns: Box::default(),
+            required: 0,
+            additional: Additional::Any,
+        }
+    }
+
     fn find(&self, key: &[u8]) -> Option<&Name> {
         if self.names.len() <= 8 {
             self.names.iter().find(|n| n.name.as_bytes() == key)
@@ -420,18 +443,8 @@ fn apply(node: &mut Node, fold: Fold) {
     let Body::Keywords(entries, plan) = &mut node.body else {
         return;
     };
-    let plan = plan.get_or_insert_with(|| {
-        Box::new(Plan {
-            types: None,
-            min_length: None,
-            max_length: None,
-            bounds: Box::default(),
-            object: None,
-            items: None,
-            // `folding` took only nodes whose entries a `u16` indexes.
-            rest: (0..entries.len()).filter_map(|i| u16::try_from(i).ok()).collect(),
-        })
-    });
+    // `folding` took only nodes whose entries a `u16` indexes.
+    let plan = plan.get_or_insert_with(|| Plan::leaving(entries.len()));
     plan.rest = plan
         .rest
         .iter()
@@ -447,12 +460,7 @@ fn apply(node: &mut Node, fold: Fold) {
     if fold.names.is_empty() {
         return;
     }
-    let object = plan.object.get_or_insert_with(|| ObjectPlan {
-        names: Box::default(),
-        patterns: Box::default(),
-        required: 0,
-        additional: Additional::Any,
-    });
+    let object = plan.object.get_or_insert_with(ObjectPlan::empty);
     let mut added = fold.names;
     added.sort_by(|a, b| name_order(a.0.as_bytes(), b.0.as_bytes()));
     // Both lists in `name_order`: merged in one pass, each name's schemas
@@ -545,24 +553,9 @@ pub(crate) fn fold_unevaluated(nodes: &mut [Node]) -> bool {
             left = true;
             continue;
         }
-        let plan = plan.get_or_insert_with(|| {
-            Box::new(Plan {
-                types: None,
-                min_length: None,
-                max_length: None,
-                bounds: Box::default(),
-                object: None,
-                items: None,
-                rest: (0..count).collect(),
-            })
-        });
+        let plan = plan.get_or_insert_with(|| Plan::leaving(usize::from(count)));
         plan.rest = plan.rest.iter().copied().filter(|&i| i != at).collect();
-        let object = plan.object.get_or_insert_with(|| ObjectPlan {
-            names: Box::default(),
-            patterns: Box::default(),
-            required: 0,
-            additional: Additional::Any,
-        });
+        let object = plan.object.get_or_insert_with(ObjectPlan::empty);
         // Beside a folded `additionalProperties`, every key is evaluated:
         // `unevaluatedProperties` checks nothing.
         if matches!(object.additional, Additional::Any) {
