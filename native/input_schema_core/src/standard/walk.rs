@@ -283,6 +283,76 @@ impl<'w> Walk<'w> {
         let Some(node) = v.nodes.get(id as usize) else {
             return Err(Limit::Depth);
         };
+        // A `$ref` alone (its node has no plan: nothing folded it), in a
+        // walk that records nothing and keeps no dynamic scope.
+        if let Body::Keywords(entries, None) = &node.body {
+            if let [Entry {
+                keyword: Keyword::Ref(target),
+                ..
+            }] = &entries[..]
+            {
+                if !self.collect && !v.dynamic {
+                    return self.hop(*target, instance, kp, ip, ann);
+                }
+            }
+        }
+        self.entered(node, instance, kp, ip, ann)
+    }
+
+    /// The answer of a `$ref` alone (and of the `$ref`s alone it leads
+    /// to): its target's, without the frames of the hops. Each hop is
+    /// charged and counted against the depth limit as the keyword-by-keyword
+    /// `$ref` would be; nothing is recorded, so the locations the hops
+    /// would push are never read.
+    #[cold]
+    #[inline(never)]
+    fn hop<'a, V: Value<'a>>(
+        &mut self,
+        mut target: NodeId,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        let v = self.v;
+        let mut hops = 0;
+        loop {
+            if self.depth + hops >= v.limits.max_walk_depth {
+                return Err(Limit::Depth);
+            }
+            self.charge(1)?;
+            hops += 1;
+            let Some(node) = v.nodes.get(target as usize) else {
+                return Err(Limit::Depth);
+            };
+            if let Body::Keywords(entries, None) = &node.body {
+                if let [Entry {
+                    keyword: Keyword::Ref(next),
+                    ..
+                }] = &entries[..]
+                {
+                    target = *next;
+                    continue;
+                }
+            }
+            self.depth += hops;
+            let result = self.entered(node, instance, kp, ip, ann);
+            self.depth -= hops;
+            return result;
+        }
+    }
+
+    /// Evaluates `node` (charged) against `instance`.
+    #[inline(always)]
+    fn entered<'a, V: Value<'a>>(
+        &mut self,
+        node: &'w Node,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        let v = self.v;
         let leaf = match &node.body {
             Body::Accept => return Ok(true),
             Body::Reject => {
