@@ -91,6 +91,20 @@ defmodule Backplane.JSONSchema.FastPathTest do
     {@tagged, %{"kind" => "b", kind: "a", x: 1}, false},
     {@tagged, MapSet.new(), false},
     {@tagged, "a", false},
+    # const: a scalar compared by its value (1.0 is 1); an atom is no
+    # string; a list compared item by item; a struct is no object
+    {%{"const" => "a"}, "a", true},
+    {%{"const" => "a"}, "b", false},
+    {%{"const" => "a"}, :a, false},
+    {%{"const" => 1}, 1.0, true},
+    {%{"const" => 1}, "1", false},
+    {%{"const" => nil}, nil, true},
+    {%{"const" => true}, true, true},
+    {%{"const" => true}, 1, false},
+    {%{"const" => [1, "a"]}, [1.0, "a"], true},
+    {%{"const" => [1, "a"]}, [1, "a" | "b"], false},
+    {%{"const" => %{"a" => 1}}, %{"a" => 1}, true},
+    {%{"const" => %{}}, MapSet.new(), false},
     # properties: an atom key is read by its name; both spellings of a
     # name are checked; a key that is not text fails the keyword; a struct
     # is no object; a binary key "__struct__" is only a key.

@@ -286,7 +286,12 @@ impl Walk<'_> {
 
     /// Whether `instance` is `value` (`const`), without recording.
     pub(crate) fn const_holds<'a, V: Value<'a>>(&self, value: &Datum, instance: V) -> Step {
-        Ok(self.equals_charged(instance, value)? && same_kinds(instance, &instance.shape()))
+        let shape = instance.shape();
+        if matches!(shape, Shape::List | Shape::Map) {
+            return self.equals_charged(instance, value);
+        }
+        // A scalar (a tag's value, most often): its shape read once.
+        Ok(scalar_equals(&shape, value) && same_kinds(instance, &shape))
     }
 
     /// [`equals`], with the list cells counted and every item and entry
