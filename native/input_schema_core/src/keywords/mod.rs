@@ -49,6 +49,24 @@ pub(crate) struct Node {
     pub recursive_anchor: bool,
 }
 
+impl Node {
+    /// The target of a node that holds a `$ref` and nothing else, with no
+    /// plan (no fold took it).
+    #[inline]
+    pub(crate) fn reference_alone(&self) -> Option<NodeId> {
+        match &self.body {
+            Body::Keywords(entries, None) => match &entries[..] {
+                [Entry {
+                    keyword: Keyword::Ref(target),
+                    ..
+                }] => Some(*target),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub(crate) enum Body {
     /// `true`, or an object with nothing to check.

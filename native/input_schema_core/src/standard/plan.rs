@@ -422,15 +422,9 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
 fn through_refs(nodes: &[Node], mut id: NodeId, resource: u32, dynamic: bool) -> Option<usize> {
     for _ in 0..MAX_REF_HOPS {
         let node = nodes.get(id as usize)?;
-        match &node.body {
-            Body::Keywords(entries, None) => match &**entries {
-                [Entry {
-                    keyword: Keyword::Ref(target),
-                    ..
-                }] if !dynamic || node.resource == resource => id = *target,
-                _ => return None,
-            },
-            Body::Keywords(_, Some(_)) => return Some(id as usize),
+        match (&node.body, node.reference_alone()) {
+            (_, Some(target)) if !dynamic || node.resource == resource => id = target,
+            (Body::Keywords(_, Some(_)), _) => return Some(id as usize),
             _ => return None,
         }
     }

@@ -285,15 +285,9 @@ impl<'w> Walk<'w> {
         };
         // A `$ref` alone (its node has no plan: nothing folded it), in a
         // walk that records nothing and keeps no dynamic scope.
-        if let Body::Keywords(entries, None) = &node.body {
-            if let [Entry {
-                keyword: Keyword::Ref(target),
-                ..
-            }] = &entries[..]
-            {
-                if !self.collect && !v.dynamic {
-                    return self.hop(*target, instance, kp, ip, ann);
-                }
+        if let Some(target) = node.reference_alone() {
+            if !self.collect && !v.dynamic {
+                return self.hop(target, instance, kp, ip, ann);
             }
         }
         self.entered(node, instance, kp, ip, ann)
@@ -325,15 +319,9 @@ impl<'w> Walk<'w> {
             let Some(node) = v.nodes.get(target as usize) else {
                 return Err(Limit::Depth);
             };
-            if let Body::Keywords(entries, None) = &node.body {
-                if let [Entry {
-                    keyword: Keyword::Ref(next),
-                    ..
-                }] = &entries[..]
-                {
-                    target = *next;
-                    continue;
-                }
+            if let Some(next) = node.reference_alone() {
+                target = next;
+                continue;
             }
             self.depth += hops;
             let result = self.entered(node, instance, kp, ip, ann);
