@@ -283,21 +283,15 @@ impl<'w> Walk<'w> {
         let Some(node) = v.nodes.get(id as usize) else {
             return Err(Limit::Depth);
         };
-        // A `$ref` alone (its node has no plan: nothing folded it), in a
-        // walk that records nothing and keeps no dynamic scope.
-        if let Some(target) = node.reference_alone() {
-            if !self.collect && !v.dynamic {
-                return self.hop(target, instance, kp, ip, ann);
-            }
-        }
         self.entered(node, instance, kp, ip, ann)
     }
 
-    /// The answer of a `$ref` alone (and of the `$ref`s alone it leads
-    /// to): its target's, without the frames of the hops. Each hop is
-    /// charged and counted against the depth limit as the keyword-by-keyword
-    /// `$ref` would be; nothing is recorded, so the locations the hops
-    /// would push are never read.
+    /// The answer of a `$ref` alone, whose node has taken its unit and its
+    /// level of the depth limit (and of the `$ref`s alone it leads to):
+    /// its target's, without the frames of the hops. Each further hop is
+    /// charged and counted against the depth limit as the
+    /// keyword-by-keyword `$ref` would be; nothing is recorded, so the
+    /// locations the hops would push are never read.
     #[cold]
     #[inline(never)]
     fn hop<'a, V: Value<'a>>(
@@ -309,24 +303,23 @@ impl<'w> Walk<'w> {
         ann: Option<&mut Ann>,
     ) -> Step {
         let v = self.v;
-        let mut hops = 0;
+        let mut hops = 1;
         loop {
-            if self.depth + hops >= v.limits.max_walk_depth {
-                return Err(Limit::Depth);
-            }
             self.charge(1)?;
-            hops += 1;
             let Some(node) = v.nodes.get(target as usize) else {
                 return Err(Limit::Depth);
             };
-            if let Some(next) = node.reference_alone() {
-                target = next;
-                continue;
+            let Some(next) = node.reference_alone() else {
+                self.depth += hops;
+                let result = self.entered(node, instance, kp, ip, ann);
+                self.depth -= hops;
+                return result;
+            };
+            if self.depth + hops >= v.limits.max_walk_depth {
+                return Err(Limit::Depth);
             }
-            self.depth += hops;
-            let result = self.entered(node, instance, kp, ip, ann);
-            self.depth -= hops;
-            return result;
+            hops += 1;
+            target = next;
         }
     }
 
@@ -349,6 +342,17 @@ impl<'w> Walk<'w> {
                 })
             }
             Body::Keywords(entries, Some(plan)) if plan.is_leaf() => Some((entries, plan)),
+            // A `$ref` alone (its node has no plan: nothing folded it), in
+            // a walk that records nothing and keeps no dynamic scope.
+            Body::Keywords(_, None) if !self.collect && !v.dynamic => {
+                if let Some(target) = node.reference_alone() {
+                    if self.depth >= v.limits.max_walk_depth {
+                        return Err(Limit::Depth);
+                    }
+                    return self.hop(target, instance, kp, ip, ann);
+                }
+                None
+            }
             Body::Keywords(..) => None,
         };
         if self.depth >= v.limits.max_walk_depth {
