@@ -186,6 +186,16 @@ fn a_folded_unevaluated_properties_costs_what_additional_properties_costs() {
             json!({"$defs": {"base": {"properties": {"a": string}}}, "$ref": "#/$defs/base", "unevaluatedProperties": false}),
             json!({"properties": {"a": string}, "additionalProperties": false}),
         ),
+        // Through a node that holds only a `$ref` (followed to the schema
+        // it folds, `Node::reference_alone`).
+        (
+            json!({
+                "$defs": {"alias": {"$ref": "#/$defs/base"}, "base": {"properties": {"a": string}}},
+                "$ref": "#/$defs/alias",
+                "unevaluatedProperties": false
+            }),
+            json!({"properties": {"a": string}, "additionalProperties": false}),
+        ),
         // Nodes with no plan of their own but the fold's, beside a keyword
         // that evaluates nothing.
         (
