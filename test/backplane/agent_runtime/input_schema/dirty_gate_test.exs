@@ -84,8 +84,15 @@ defmodule Backplane.AgentRuntime.InputSchema.DirtyGateTest do
   test "a validation waits for at most the running compile, not for the compiles queued before it",
        %{limit: limit} do
     holders = fill(limit, :compile)
-    compiles = for tag <- [:c1, :c2, :c3], do: holder(:compile, tag)
-    wait_until(fn -> waiting(:compile) == 3 end)
+    # Queued one at a time: processes spawned in a row may reach the gate
+    # in another order.
+    compiles =
+      for {tag, queued} <- [c1: 1, c2: 2, c3: 3] do
+        compile = holder(:compile, tag)
+        wait_until(fn -> waiting(:compile) == queued end)
+        compile
+      end
+
     validation = holder(:validate, :v1)
     wait_until(fn -> waiting(:validate) == 1 end)
 
