@@ -286,12 +286,11 @@ impl<'w> Walk<'w> {
         self.entered(node, instance, kp, ip, ann)
     }
 
-    /// The answer of a `$ref` alone, whose node has taken its unit and its
-    /// level of the depth limit (and of the `$ref`s alone it leads to):
-    /// its target's, without the frames of the hops. Each further hop is
-    /// charged and counted against the depth limit as the
-    /// keyword-by-keyword `$ref` would be; nothing is recorded, so the
-    /// locations the hops would push are never read.
+    /// The answer of a `$ref` alone (its node charged), and of the `$ref`s
+    /// alone it leads to: its target's, without the frames of the hops.
+    /// Each hop is counted against the depth limit and each target charged
+    /// as the keyword-by-keyword `$ref` would be; nothing is recorded, so
+    /// the locations the hops would push are never read.
     #[cold]
     #[inline(never)]
     fn hop<'a, V: Value<'a>>(
@@ -303,23 +302,25 @@ impl<'w> Walk<'w> {
         ann: Option<&mut Ann>,
     ) -> Step {
         let v = self.v;
-        let mut hops = 1;
+        let mut hops = 0;
         loop {
-            self.charge(1)?;
-            let Some(node) = v.nodes.get(target as usize) else {
-                return Err(Limit::Depth);
-            };
-            let Some(next) = node.reference_alone() else {
-                self.depth += hops;
-                let result = self.entered(node, instance, kp, ip, ann);
-                self.depth -= hops;
-                return result;
-            };
             if self.depth + hops >= v.limits.max_walk_depth {
                 return Err(Limit::Depth);
             }
             hops += 1;
-            target = next;
+            self.charge(1)?;
+            let Some(node) = v.nodes.get(target as usize) else {
+                return Err(Limit::Depth);
+            };
+            match node.reference_alone() {
+                Some(next) => target = next,
+                None => {
+                    self.depth += hops;
+                    let result = self.entered(node, instance, kp, ip, ann);
+                    self.depth -= hops;
+                    return result;
+                }
+            }
         }
     }
 
@@ -346,9 +347,6 @@ impl<'w> Walk<'w> {
             // a walk that records nothing and keeps no dynamic scope.
             Body::Keywords(_, None) if !self.collect && !v.dynamic => {
                 if let Some(target) = node.reference_alone() {
-                    if self.depth >= v.limits.max_walk_depth {
-                        return Err(Limit::Depth);
-                    }
                     return self.hop(target, instance, kp, ip, ann);
                 }
                 None
