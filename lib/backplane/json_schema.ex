@@ -202,7 +202,7 @@ defmodule Backplane.JSONSchema do
     case result do
       {:error, details} when is_map(details) -> {:error, CompileError.new(details)}
       {:error, {:limit, _reason, _message}} -> answer(result)
-      {:error, units} when is_list(units) -> result
+      {:error, units} when is_list(units) -> answer(result)
       verdict when verdict in [:ok, true, false] -> verdict
       # A panic, or anything else: refused, never taken for a verdict.
       _ -> {:error, CompileError.internal()}
@@ -259,7 +259,26 @@ defmodule Backplane.JSONSchema do
   defp answer({:error, {:limit, reason, message}}),
     do: {:error, %LimitError{reason: reason, message: message}}
 
+  defp answer({:error, units}) when is_list(units), do: {:error, units(units)}
   defp answer(result), do: result
+
+  # The NIF gives each failure as a tuple; the struct is made here, where
+  # every one shares the literal's keys (a map made by the NIF is sorted
+  # and given keys of its own, each time).
+  defp units([{keyword, message, keyword_location, instance_location, absolute} | rest]) do
+    [
+      %ValidationError{
+        keyword: keyword,
+        keyword_location: keyword_location,
+        absolute_keyword_location: absolute,
+        instance_location: instance_location,
+        message: message
+      }
+      | units(rest)
+    ]
+  end
+
+  defp units([]), do: []
 
   defp basic(units) do
     %{

@@ -41,15 +41,10 @@ mod atoms {
         valid,
         keyword,
         message,
-        keyword_location,
-        instance_location,
-        absolute_keyword_location,
         reason,
         pointer,
         uri,
         failures,
-        __struct__,
-        unit_module = "Elixir.Backplane.JSONSchema.ValidationError",
     }
 }
 
@@ -266,28 +261,26 @@ fn compile_error<'a>(env: Env<'a>, error: &CompileError) -> Term<'a> {
     (atom::error(), details).encode(env)
 }
 
+/// One failure as `{keyword, message, keyword_location,
+/// instance_location, absolute_keyword_location | nil}`: the Elixir side
+/// makes each a `ValidationError` struct, whose literal keys the VM shares
+/// between every struct it builds (a map made here is sorted and given
+/// keys of its own, each time).
 fn unit<'a>(env: Env<'a>, unit: &OutputUnit) -> Term<'a> {
     let absolute = match &unit.absolute_keyword_location {
         Some(location) => binary(env, location.as_bytes()),
         None => atom::nil().encode(env),
     };
-    details_map(
-        env,
-        &[
-            (atoms::__struct__(), atoms::unit_module().encode(env)),
-            (atoms::keyword(), binary(env, unit.keyword.as_bytes())),
-            (atoms::message(), binary(env, unit.message.as_bytes())),
-            (
-                atoms::keyword_location(),
-                binary(env, unit.keyword_location.as_bytes()),
-            ),
-            (
-                atoms::instance_location(),
-                binary(env, unit.instance_location.as_bytes()),
-            ),
-            (atoms::absolute_keyword_location(), absolute),
-        ],
+    // A tuple of Rust's encodes from an array on the stack (Rustler's
+    // `make_tuple` gathers its terms into a vector first).
+    (
+        binary(env, unit.keyword.as_bytes()),
+        binary(env, unit.message.as_bytes()),
+        binary(env, unit.keyword_location.as_bytes()),
+        binary(env, unit.instance_location.as_bytes()),
+        absolute,
     )
+        .encode(env)
 }
 
 fn limit_error<'a>(env: Env<'a>, limit: Limit) -> Term<'a> {
@@ -485,8 +478,11 @@ fn validate_with<'a>(
     match units {
         Ok(units) if units.is_empty() => Some(atom::ok().encode(env)),
         Ok(units) => {
-            let units: Vec<Term<'a>> = units.iter().map(|u| unit(env, u)).collect();
-            Some((atom::error(), units).encode(env))
+            // The list is built from its end: no vector of terms.
+            let list = units.iter().rev().fold(Term::list_new_empty(env), |list, u| {
+                list.list_prepend(unit(env, u))
+            });
+            Some((atom::error(), list).encode(env))
         }
         Err(Limit::Work) if inline => None,
         Err(limit) => Some(limit_error(env, limit)),
