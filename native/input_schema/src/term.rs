@@ -324,6 +324,12 @@ impl<'a> Value<'a> for BeamTerm<'a> {
         self.0.map_get(keys::__struct__()).is_ok()
     }
 
+    fn identity(self) -> usize {
+        // SAFETY: `ErlNifTerm` is `repr(transparent)` over `size_t`, a
+        // `usize`: the term's word itself.
+        unsafe { std::mem::transmute::<NIF_TERM, usize>(self.0.as_c_arg()) }
+    }
+
     fn atom_name(self) -> Option<String> {
         self.0.atom_to_string().ok()
     }

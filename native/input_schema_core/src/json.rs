@@ -176,6 +176,13 @@ impl<'a> Value<'a> for JsonRef<'a> {
         false
     }
 
+    fn identity(self) -> usize {
+        match self {
+            JsonRef::Key(k) => k.as_ptr() as usize,
+            JsonRef::Value(v) => std::ptr::from_ref(v) as usize,
+        }
+    }
+
     fn text_of(self, _bytes: &'a [u8]) -> Option<&'a str> {
         self.text()
     }

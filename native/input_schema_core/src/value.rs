@@ -111,6 +111,12 @@ pub trait Value<'a>: Copy + Debug + 'a {
     /// Whether a map is a struct (has the `:__struct__` key).
     fn is_struct(self) -> bool;
 
+    /// A word that tells this value apart from the other values of the same
+    /// instance (its address, or the term itself). Two values may share
+    /// one (equal immediates, a key and a value): it only ever spares work
+    /// (`Walk`'s memo of failures), never decides a verdict.
+    fn identity(self) -> usize;
+
     /// The text of a binary, when it is valid UTF-8. Backends whose strings
     /// are already known to be UTF-8 return them without a check.
     fn text(self) -> Option<&'a str> {
@@ -170,6 +176,10 @@ impl<'t> Value<'t> for Text<'t> {
 
     fn is_struct(self) -> bool {
         false
+    }
+
+    fn identity(self) -> usize {
+        self.0.as_ptr() as usize
     }
 
     fn atom_name(self) -> Option<String> {

@@ -231,6 +231,10 @@ impl<'a> Read<'a> for Counted<'a> {
         self.inner.is_struct()
     }
 
+    fn identity(self) -> usize {
+        self.inner.identity()
+    }
+
     fn atom_name(self) -> Option<String> {
         self.inner.atom_name()
     }

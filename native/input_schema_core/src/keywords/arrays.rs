@@ -182,6 +182,9 @@ impl Walk<'_> {
                 continue;
             }
             let passed = self.node(schema, item, kp, &ip, None)?;
+            if !passed {
+                self.item_failed(schema, item);
+            }
             if self.stops(passed, &mut valid) {
                 return Ok(false);
             }

@@ -736,6 +736,7 @@ impl<'w> Walk<'w> {
         for item in instance.list_items() {
             self.budget.charge_one().map_err(|_| Limit::Work)?;
             if !self.node(schema, item, kp, ip, None)? {
+                self.item_failed(schema, item);
                 return Ok(false);
             }
         }

@@ -195,6 +195,51 @@ pub(crate) struct Walk<'w> {
     /// as the first pass took, so that the second pass costs at most that
     /// much more (and one item's trial past it) than it would without it.
     spare: u64,
+    /// `validate`'s first pass: where its items failed (made at the first).
+    remember: Option<&'w mut Option<Failures>>,
+    /// The recording walk: the first pass's failures, whose items it walks
+    /// without trying them first.
+    recall: Option<&'w Failures>,
+}
+
+/// The array items that failed their `items` schema in `validate`'s first
+/// pass, as (schema, item identity): the one that stopped it and each one
+/// around it, innermost first, so the last ones kept are the outermost.
+/// The recording walk would try each such item again before walking it
+/// (`passes_unrecorded`), to fail again: for a failure deep in a recursive
+/// instance, one more walk of nearly every subtree around it. An entry
+/// only ever skips that trial (an identity two values share walks a valid
+/// item recording, which records nothing), so no verdict depends on it.
+pub(crate) struct Failures {
+    seen: [(NodeId, usize); Failures::KEPT],
+    noted: usize,
+}
+
+impl Failures {
+    const KEPT: usize = 16;
+
+    fn new() -> Failures {
+        Failures {
+            seen: [(0, 0); Failures::KEPT],
+            noted: 0,
+        }
+    }
+
+    #[cold]
+    fn note(&mut self, id: NodeId, identity: usize) {
+        if let Some(slot) = self.seen.get_mut(self.noted % Failures::KEPT) {
+            *slot = (id, identity);
+        }
+        self.noted += 1;
+    }
+
+    fn has(&self, id: NodeId, identity: usize) -> bool {
+        let kept = self
+            .seen
+            .get(..self.noted.min(Failures::KEPT))
+            .unwrap_or_default();
+        kept.contains(&(id, identity))
+    }
 }
 
 pub(crate) fn is_valid<'a, V: Value<'a>>(v: &Validator, instance: V, budget: &Budget) -> Step {
@@ -213,15 +258,19 @@ pub(crate) fn validate<'a, V: Value<'a>>(
     second: &Budget,
 ) -> Result<Vec<OutputUnit>, Limit> {
     let mut spare = 0;
+    let mut failures = None;
     if !v.annotates_to_decide {
         let before = first.left();
-        if Walk::new(v, first, false).node(v.root, instance, &Path::ROOT, &Path::ROOT, None)? {
+        let mut walk = Walk::new(v, first, false);
+        walk.remember = Some(&mut failures);
+        if walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)? {
             return Ok(Vec::new());
         }
         spare = before.saturating_sub(first.left()) as u64;
     }
     let mut walk = Walk::new(v, second, true);
     walk.spare = spare;
+    walk.recall = failures.as_ref();
     let valid = walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)?;
     if !valid && walk.errors.is_empty() {
         // Every failure reports itself; this is the backstop that keeps
@@ -248,6 +297,8 @@ impl<'w> Walk<'w> {
             errors: Vec::new(),
             full: false,
             spare: 0,
+            remember: None,
+            recall: None,
         }
     }
 
@@ -284,6 +335,17 @@ impl<'w> Walk<'w> {
             return Err(Limit::Depth);
         };
         self.entered(node, instance, kp, ip, ann)
+    }
+
+    /// In `validate`'s first pass, notes that `schema` failed for `item`
+    /// of an array (for `passes_unrecorded`).
+    #[cold]
+    pub(crate) fn item_failed<'a, V: Value<'a>>(&mut self, schema: NodeId, item: V) {
+        if let Some(failures) = self.remember.as_deref_mut() {
+            failures
+                .get_or_insert_with(Failures::new)
+                .note(schema, item.identity());
+        }
     }
 
     /// The answer of a `$ref` alone (its node charged), and of the `$ref`s
@@ -566,6 +628,13 @@ impl<'w> Walk<'w> {
         ip: &Path<'_>,
     ) -> Result<bool, Limit> {
         if !self.collect || self.spare == 0 {
+            return Ok(false);
+        }
+        // The first pass found it invalid: trying it would fail again.
+        if self
+            .recall
+            .is_some_and(|failures| failures.has(schema, item.identity()))
+        {
             return Ok(false);
         }
         let before = self.budget.left();
