@@ -15,6 +15,7 @@ use super::output::{push_decimal, Limit, OutputUnit};
 use super::Validator;
 use crate::budget::Budget;
 use crate::keywords::numbers::Bound;
+use crate::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
 use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::value::{push_pointer_token, Value};
 
@@ -346,6 +347,20 @@ impl<'w> Walk<'w> {
                 .get_or_insert_with(Failures::new)
                 .note(schema, item.identity());
         }
+    }
+
+    /// The answer of a node that holds `type` alone (its `type` bits:
+    /// `plan::inline_type_leaves`), as `node` would give it: the node's
+    /// unit, its depth check, and its plan's check of the type.
+    #[inline]
+    pub(crate) fn type_leaf<'a, V: Value<'a>>(&mut self, types: u8, instance: V) -> Step {
+        self.charge(1)?;
+        if self.depth >= self.v.limits.max_walk_depth {
+            return Err(Limit::Depth);
+        }
+        let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
+        let bits = instance_type_of(instance.kind(), instance, floats_are_integers);
+        Ok(bits & types & !FLOATS_ARE_NEVER_INTEGERS != 0)
     }
 
     /// The answer of a `$ref` alone (its node charged), and of the `$ref`s

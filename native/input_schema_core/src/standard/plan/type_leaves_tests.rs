@@ -1,0 +1,224 @@
+//! The plans check a property or `items` schema that holds `type` alone
+//! themselves (`inline_type_leaves`, `Walk::type_leaf`). Each generated
+//! schema is compiled twice, and the second copy's plans have those `type`
+//! bits taken away, so that it visits each such schema's node: both must
+//! give every generated instance the same verdict, the same failures and
+//! the same units, in `is_valid` and in `validate`, and meet the depth
+//! limit at the same nesting.
+
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use serde_json::{json, Map, Value};
+
+use crate::budget::Budget;
+use crate::json::JsonRef;
+use crate::keywords::Body;
+use crate::standard::{Dialect, Limit, Options, Validator, MAX_WALK_DEPTH};
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+const NAMES: [&str; 4] = ["a", "b", "id", "tags"];
+const TYPES: [&str; 7] = [
+    "null", "boolean", "integer", "number", "string", "array", "object",
+];
+
+/// The schemas' `type` bits the plans hold for their values.
+fn inlined(v: &Validator) -> usize {
+    v.nodes
+        .iter()
+        .filter_map(|node| match &node.body {
+            Body::Keywords(_, Some(plan)) => Some(plan),
+            _ => None,
+        })
+        .map(|plan| {
+            usize::from(plan.items_types.is_some())
+                + plan
+                    .object
+                    .iter()
+                    .flat_map(|object| object.names.iter())
+                    .filter(|name| name.types.is_some())
+                    .count()
+        })
+        .sum()
+}
+
+/// `v` with its plans' `type` bits taken away: each such value is checked
+/// through its schema's node.
+fn without_inlined_types(mut v: Validator) -> Validator {
+    for node in v.nodes.iter_mut() {
+        if let Body::Keywords(_, Some(plan)) = &mut node.body {
+            plan.items_types = None;
+            for name in plan.object.iter_mut().flat_map(|object| object.names.iter_mut()) {
+                name.types = None;
+            }
+        }
+    }
+    v
+}
+
+fn type_alone(rng: &mut Rng) -> Value {
+    if rng.below(4) == 0 {
+        let first = rng.below(7);
+        let second = (first + 1 + rng.below(6)) % 7;
+        json!({"type": [TYPES[first], TYPES[second]]})
+    } else {
+        json!({"type": TYPES[rng.below(7)]})
+    }
+}
+
+fn subschema(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth == 0 { 3 } else { 6 }) {
+        0 | 1 => type_alone(rng),
+        2 => json!({"type": "string", "maxLength": 2}),
+        3 => json!({"type": "array", "items": type_alone(rng)}),
+        4 => json!({"items": subschema(rng, depth - 1)}),
+        _ => object(rng, depth - 1),
+    }
+}
+
+fn object(rng: &mut Rng, depth: usize) -> Value {
+    let properties: Map<String, Value> = (0..1 + rng.below(4))
+        .map(|_| (NAMES[rng.below(4)].to_string(), subschema(rng, depth)))
+        .collect();
+    let mut node = Map::new();
+    if rng.below(2) == 0 {
+        node.insert("type".into(), json!("object"));
+    }
+    if rng.below(3) == 0 {
+        node.insert("required".into(), json!([NAMES[rng.below(4)]]));
+    }
+    if rng.below(4) == 0 {
+        node.insert("additionalProperties".into(), type_alone(rng));
+    }
+    node.insert("properties".into(), Value::Object(properties));
+    Value::Object(node)
+}
+
+fn instance(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth == 0 { 8 } else { 10 }) {
+        0 => json!(null),
+        1 => json!(true),
+        2 => json!(7),
+        3 => json!(1.0),
+        4 => json!(2.5),
+        5 => json!("ab"),
+        6 => json!("abc"),
+        7 => json!([]),
+        8 => Value::Array((0..rng.below(4)).map(|_| instance(rng, depth - 1)).collect()),
+        _ => Value::Object(
+            (0..rng.below(5))
+                .map(|_| (NAMES[rng.below(4)].to_string(), instance(rng, depth - 1)))
+                .collect(),
+        ),
+    }
+}
+
+fn spent(call: impl FnOnce(&Budget)) -> usize {
+    let budget = Budget::new(1 << 40);
+    call(&budget);
+    (1 << 40) - budget.left()
+}
+
+#[test]
+fn a_type_alone_checked_by_the_plan_decides_as_its_node() {
+    let mut rng = Rng(0x7e57_1eaf);
+    let (mut compared, mut valid, mut schemas_inlined) = (0, 0, 0);
+    for round in 0..2_000 {
+        // Draft 4 counts no float as an integer; 2020-12 counts 1.0.
+        let dialect = if round % 4 == 0 {
+            Dialect::Draft4
+        } else {
+            Dialect::Draft2020_12
+        };
+        let options = Options {
+            dialect,
+            ..Options::default()
+        };
+        let schema = if rng.below(3) == 0 {
+            json!({"type": "array", "items": subschema(&mut rng, 2)})
+        } else {
+            object(&mut rng, 2)
+        };
+        let fast = Validator::compile(&schema, &options).unwrap();
+        let slow = without_inlined_types(Validator::compile(&schema, &options).unwrap());
+        assert_eq!(inlined(&slow), 0);
+        schemas_inlined += usize::from(inlined(&fast) > 0);
+        for _ in 0..8 {
+            let value = instance(&mut rng, 3);
+            let (at, verdict) = (JsonRef::from(&value), fast.is_valid(JsonRef::from(&value)));
+            assert_eq!(verdict, slow.is_valid(at), "{schema}\n{value}");
+            assert_eq!(fast.validate(at), slow.validate(at), "{schema}\n{value}");
+            assert_eq!(
+                spent(|b| {
+                    let _ = fast.is_valid_within(at, b);
+                }),
+                spent(|b| {
+                    let _ = slow.is_valid_within(at, b);
+                }),
+                "{schema}\n{value}"
+            );
+            assert_eq!(
+                spent(|b| {
+                    let _ = fast.validate_within(at, b);
+                }),
+                spent(|b| {
+                    let _ = slow.validate_within(at, b);
+                }),
+                "{schema}\n{value}"
+            );
+            compared += 1;
+            valid += usize::from(verdict == Ok(true));
+        }
+    }
+    // Not vacuous: most schemas hold a type alone, and both verdicts occur.
+    println!("{compared} instances, {valid} valid; {schemas_inlined} of 2,000 schemas inlined");
+    assert!(schemas_inlined > 1_500, "{schemas_inlined} of 2,000");
+    assert!(
+        valid > compared / 5 && valid < compared * 4 / 5,
+        "{valid} of {compared}"
+    );
+}
+
+#[test]
+fn a_type_alone_checked_by_the_plan_meets_the_depth_limit_where_its_node_does() {
+    // Objects nested through `n`, with a string `s` at the bottom (and an
+    // `items` of strings beside it): the type alone is checked one level
+    // below its object, as its node would be.
+    let schema = json!({"properties": {"n": {"$ref": "#"}, "s": {"type": "string"}, "t": {"items": {"type": "string"}}}});
+    let options = Options::default();
+    let fast = Validator::compile(&schema, &options).unwrap();
+    assert!(inlined(&fast) >= 2);
+    let slow = without_inlined_types(Validator::compile(&schema, &options).unwrap());
+    for bottom in [json!({"s": "x"}), json!({"t": ["x"]})] {
+        let mut first_error = None;
+        let mut value = bottom.clone();
+        for depth in 0..MAX_WALK_DEPTH {
+            if depth > 0 {
+                value = json!({ "n": value });
+            }
+            let at = JsonRef::from(&value);
+            let verdict = fast.is_valid(at);
+            assert_eq!(verdict, slow.is_valid(at), "depth {depth}");
+            assert_eq!(fast.validate(at), slow.validate(at), "depth {depth}");
+            if verdict == Err(Limit::Depth) && first_error.is_none() {
+                first_error = Some(depth);
+            }
+            if first_error.is_none() {
+                assert_eq!(verdict, Ok(true), "depth {depth}");
+            }
+        }
+        // The limit falls inside the range, so both sides of it are seen.
+        println!("{bottom}: a depth error from {first_error:?} levels");
+        assert!(first_error.is_some());
+    }
+}
