@@ -5,7 +5,8 @@
 //! `patternProperties`, `required` and `additionalProperties` (each key
 //! read once and tested once against each pattern, each property's schema
 //! found by one lookup, `required` as a bit mask) rather than once per
-//! keyword; an array's items once for `items`.
+//! keyword; an array's items once for `items`. A property or `items`
+//! schema that holds `type` alone is checked by the plan itself.
 //!
 //! The plan decides exactly what the keywords it folds decide: it is only a
 //! different order of the same conjunctive checks, so it serves every walk
