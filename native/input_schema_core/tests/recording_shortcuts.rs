@@ -25,7 +25,7 @@
 mod twins;
 
 use input_schema_core::json::JsonRef;
-use input_schema_core::standard::{Dialect, Options, Validator};
+use input_schema_core::standard::{Dialect, Options, OutputUnit, Validator};
 use serde_json::{json, Map, Value};
 use twins::{same_on, spent, Rng};
 
@@ -306,7 +306,16 @@ fn failing_lists(depth: usize, twice: bool) -> Value {
     json!([valid_lists(depth - 1), middle, failing_lists(depth - 1, twice)])
 }
 
-const LISTS: &str = r##"{"$defs": {"list": {"type": ["array", "integer"], "items": {"$ref": "#/$defs/list"}}}, "$ref": "#/$defs/list"}"##;
+/// A schema of lists of lists, six levels of `failing_lists`, and the
+/// failures `validate` gives it.
+fn lists(twice: bool) -> (Value, Value, Vec<OutputUnit>) {
+    let schema = json!({"$defs": {"list": {"type": ["array", "integer"], "items": {"$ref": "#/$defs/list"}}}, "$ref": "#/$defs/list"});
+    let instance = failing_lists(6, twice);
+    let errors = compile(&schema, Dialect::Draft2020_12)
+        .validate(JsonRef::from(&instance))
+        .unwrap();
+    (schema, instance, errors)
+}
 
 #[test]
 fn the_items_shortcut_does_not_try_again_what_the_first_pass_found_invalid() {
@@ -316,11 +325,7 @@ fn the_items_shortcut_does_not_try_again_what_the_first_pass_found_invalid() {
     // decide them), but walks the items the first pass found invalid
     // straight away: trying one would walk nearly all of it again, to fail
     // again. So it costs what walking every item recording costs.
-    let schema: Value = serde_json::from_str(LISTS).unwrap();
-    let instance = failing_lists(6, false);
-    let errors = compile(&schema, Dialect::Draft2020_12)
-        .validate(JsonRef::from(&instance))
-        .unwrap();
+    let (schema, instance, errors) = lists(false);
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].instance_location, "/2/2/2/2/2/2/2");
     let (both, first, recording) = passes(&schema, 3, &instance);
@@ -336,11 +341,7 @@ fn the_items_shortcut_costs_at_most_the_first_pass_more() {
     // what the first pass took, and one trial past it: at most the trial
     // of the largest item, the root's last (a trial is the walk of the
     // first pass, to the item's first failure).
-    let schema: Value = serde_json::from_str(LISTS).unwrap();
-    let instance = failing_lists(6, true);
-    let errors = compile(&schema, Dialect::Draft2020_12)
-        .validate(JsonRef::from(&instance))
-        .unwrap();
+    let (schema, instance, errors) = lists(true);
     assert_eq!(errors.len(), 64);
     assert_eq!(errors[0].instance_location, "/1/1/1/1/1/1/2");
     assert_eq!(errors[63].instance_location, "/2/2/2/2/2/2/2");
