@@ -166,12 +166,16 @@ pub(crate) fn compile_const<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &J
     entry("const", Keyword::Const(value))
 }
 
-/// The JSON type bits an instance has (`integer` also has `number`).
-pub(crate) fn instance_type<'a, V: Value<'a>>(instance: V, floats_are_integers: bool) -> u8 {
-    instance_type_of(instance.kind(), instance, floats_are_integers)
+/// Whether an instance whose kind is read already is of one of the types
+/// of a `type` keyword's bits.
+#[inline]
+pub(crate) fn type_holds<'a, V: Value<'a>>(types: u8, kind: Kind, instance: V) -> bool {
+    let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
+    instance_type_of(kind, instance, floats_are_integers) & types & !FLOATS_ARE_NEVER_INTEGERS != 0
 }
 
-/// [`instance_type`] of an instance whose kind is read already.
+/// The JSON type bits of an instance whose kind is read already
+/// (`integer` also has `number`).
 pub(crate) fn instance_type_of<'a, V: Value<'a>>(kind: Kind, instance: V, floats_are_integers: bool) -> u8 {
     match kind {
         Kind::Nil => NULL,
@@ -224,8 +228,7 @@ impl Walk<'_> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
-        if instance_type(instance, floats_are_integers) & types & !FLOATS_ARE_NEVER_INTEGERS != 0 {
+        if type_holds(types, instance.kind(), instance) {
             return Ok(true);
         }
         self.fail(at, kp, ip, || {

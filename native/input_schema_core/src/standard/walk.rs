@@ -15,7 +15,7 @@ use super::output::{push_decimal, Limit, OutputUnit};
 use super::Validator;
 use crate::budget::Budget;
 use crate::keywords::numbers::Bound;
-use crate::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
+use crate::keywords::types::type_holds;
 use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::value::{push_pointer_token, Value};
 
@@ -358,9 +358,7 @@ impl<'w> Walk<'w> {
         if self.depth >= self.v.limits.max_walk_depth {
             return Err(Limit::Depth);
         }
-        let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
-        let bits = instance_type_of(instance.kind(), instance, floats_are_integers);
-        Ok(bits & types & !FLOATS_ARE_NEVER_INTEGERS != 0)
+        Ok(type_holds(types, instance.kind(), instance))
     }
 
     /// The answer of a `$ref` alone (its node charged), and of the `$ref`s
