@@ -278,6 +278,10 @@ defmodule Backplane.JSONSchema do
     ]
   end
 
+  # A library image from before this shape made the struct itself: during
+  # a hot upgrade that loads this module before the NIF's, its answer is
+  # passed on as it is.
+  defp units([%ValidationError{} = unit | rest]), do: [unit | units(rest)]
   defp units([]), do: []
 
   defp basic(units) do
