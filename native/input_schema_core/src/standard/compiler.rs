@@ -225,7 +225,7 @@ pub(crate) fn compile(
     super::plan::fold_all_of(&mut c.nodes, c.dynamic);
     crate::keywords::applicators::tag_branches(&mut c.nodes);
     let annotates_to_decide = c.annotates && super::plan::fold_unevaluated(&mut c.nodes);
-    super::plan::inline_type_leaves(&mut c.nodes);
+    super::plan::inline_subschemas(&mut c.nodes, c.dynamic);
     let bytes = c.bytes + c.nodes.len() * std::mem::size_of::<Node>();
     Ok(Validator {
         nodes: c.nodes,

@@ -44,9 +44,8 @@ pub(crate) struct Plan {
     object: Option<ObjectPlan>,
     /// `items` over every item (2020-12, or a single schema before it).
     items: Option<NodeId>,
-    /// The `type` bits of the `items` schema when it holds `type` alone
-    /// (`inline_type_leaves`).
-    items_types: Option<u8>,
+    /// How the plan visits the `items` schema (`inline_subschemas`).
+    items_visit: Visit,
     /// Indexes of the entries the plan does not fold, in the node's order.
     rest: Box<[u16]>,
 }
@@ -70,14 +69,27 @@ struct Name {
     /// The schema `properties` gives the name (`None`: not a property, so
     /// an additional one).
     property: Option<NodeId>,
-    /// The `type` bits of that schema when it holds `type` alone
-    /// (`inline_type_leaves`).
-    types: Option<u8>,
+    /// How the plan visits that schema (`inline_subschemas`).
+    visit: Visit,
     /// Its bit in `ObjectPlan::required` (0 when not required).
     bit: u64,
     /// The schemas of the same name in the `properties` of the `allOf`
     /// branches folded into the plan (`fold_all_of`).
     also: Box<[NodeId]>,
+}
+
+/// How a plan visits a property or `items` schema (`inline_subschemas`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Visit {
+    /// Through the schema's node.
+    Node,
+    /// The schema holds `type` alone, with these bits: the plan checks
+    /// the value itself (`Walk::type_leaf`).
+    Type(u8),
+    /// The schema is a `$ref` alone, and `hops` of them, one after the
+    /// other, lead to `target`, which is none: the plan goes there
+    /// straight away (`Walk::hopped`).
+    Hops { target: NodeId, hops: u32 },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -109,7 +121,7 @@ impl Plan {
             bounds: Box::default(),
             object: None,
             items: None,
-            items_types: None,
+            items_visit: Visit::Node,
             rest: (0..count).filter_map(|i| u16::try_from(i).ok()).collect(),
         })
     }
@@ -270,7 +282,7 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
         bounds: bounds.into_boxed_slice(),
         object,
         items,
-        items_types: None,
+        items_visit: Visit::Node,
         rest: rest.into_boxed_slice(),
     }))
 }
@@ -485,7 +497,7 @@ fn apply(node: &mut Node, fold: Fold) {
             (_, Some((name, _))) => Some(Name {
                 name: name.clone(),
                 property: None,
-                types: None,
+                visit: Visit::Node,
                 bit: 0,
                 also: Box::default(),
             }),
@@ -583,37 +595,75 @@ fn type_alone(nodes: &[Node], id: NodeId) -> Option<u8> {
     }
 }
 
-/// Gives each plan the `type` bits of its property and `items` schemas
-/// that hold `type` alone (`{"type": "string"}`, the commonest property
-/// schema there is), so that the plan checks such a value itself
-/// (`Walk::type_leaf`) rather than through the schema's node: the same
-/// check, unit and depth check, without the visit.
-pub(crate) fn inline_type_leaves(nodes: &mut [Node]) {
-    let mut found: Vec<(usize, u8)> = Vec::new();
+/// The most `$ref`s alone a `Visit::Hops` goes through.
+const MAX_VISIT_HOPS: u32 = 8;
+
+/// How a plan visits schema `id` (`Visit`), in a schema whose walk keeps
+/// a dynamic scope (`dynamic`: every `$ref` is then walked as a keyword)
+/// or not.
+fn visit_of(nodes: &[Node], id: NodeId, dynamic: bool) -> Visit {
+    if let Some(bits) = type_alone(nodes, id) {
+        return Visit::Type(bits);
+    }
+    let Some(mut target) = nodes.get(id as usize).and_then(Node::reference_alone) else {
+        return Visit::Node;
+    };
+    if dynamic {
+        return Visit::Node;
+    }
+    // A longer chain (or a cycle of `$ref`s alone, which meets the depth
+    // limit on the way) is left to `Walk::hop`: the compile follows at
+    // most `MAX_VISIT_HOPS` for each schema that leads to one.
+    let mut hops = 1;
+    while hops <= MAX_VISIT_HOPS {
+        match nodes.get(target as usize) {
+            None => return Visit::Node,
+            Some(node) => match node.reference_alone() {
+                Some(next) => target = next,
+                None => return Visit::Hops { target, hops },
+            },
+        }
+        hops += 1;
+    }
+    Visit::Node
+}
+
+/// Tells each plan how to visit its property and `items` schemas
+/// (`Visit`). One that holds `type` alone (`{"type": "string"}`, the
+/// commonest property schema there is) the plan checks itself
+/// (`Walk::type_leaf`); through a `$ref` alone (`{"$ref": "#/$defs/x"}`,
+/// the next commonest, and every recursive schema's), it goes straight to
+/// the schema the `$ref`s lead to (`Walk::hopped`). Both charge the units
+/// and make the depth checks of the visits they skip.
+pub(crate) fn inline_subschemas(nodes: &mut [Node], dynamic: bool) {
+    let mut found: Vec<(usize, Visit)> = Vec::new();
     for at in 0..nodes.len() {
         let Some(Body::Keywords(_, Some(plan))) = nodes.get(at).map(|node| &node.body) else {
             continue;
         };
-        let items = plan.items.and_then(|id| type_alone(nodes, id));
+        let items = plan.items.map_or(Visit::Node, |id| visit_of(nodes, id, dynamic));
         found.clear();
         if let Some(object) = &plan.object {
             for (i, name) in object.names.iter().enumerate() {
-                if let Some(bits) = name.property.and_then(|id| type_alone(nodes, id)) {
-                    found.push((i, bits));
+                let visit = name
+                    .property
+                    .map_or(Visit::Node, |id| visit_of(nodes, id, dynamic));
+                if visit != Visit::Node {
+                    found.push((i, visit));
                 }
             }
         }
-        if items.is_none() && found.is_empty() {
+        if items == Visit::Node && found.is_empty() {
             continue;
         }
         let Some(Body::Keywords(_, Some(plan))) = nodes.get_mut(at).map(|node| &mut node.body) else {
             continue;
         };
-        plan.items_types = items;
+        plan.items_visit = items;
         if let Some(object) = plan.object.as_mut() {
-            for &(i, bits) in &found {
+            for &(i, visit) in &found {
                 if let Some(name) = object.names.get_mut(i) {
-                    name.types = Some(bits);
+                    name.visit = visit;
                 }
             }
         }
@@ -670,7 +720,7 @@ fn object_plan(
         .map(|(name, node)| Name {
             name: name.clone(),
             property: Some(*node),
-            types: None,
+            visit: Visit::Node,
             bit: 0,
             also: Box::default(),
         })
@@ -686,7 +736,7 @@ fn object_plan(
             None => names.push(Name {
                 name: name.clone(),
                 property: None,
-                types: None,
+                visit: Visit::Node,
                 bit,
                 also: Box::default(),
             }),
@@ -758,7 +808,7 @@ impl<'w> Walk<'w> {
             }
         }
         if let Some(schema) = plan.items.filter(|_| kind == Kind::List) {
-            if !self.items_once(schema, plan.items_types, instance, kp, ip)? {
+            if !self.items_once(schema, plan.items_visit, instance, kp, ip)? {
                 return Ok(false);
             }
         }
@@ -789,7 +839,7 @@ impl<'w> Walk<'w> {
     fn items_once<'a, V: Value<'a>>(
         &mut self,
         schema: NodeId,
-        types: Option<u8>,
+        visit: Visit,
         instance: V,
         kp: &Path<'_>,
         ip: &Path<'_>,
@@ -799,9 +849,10 @@ impl<'w> Walk<'w> {
         }
         for item in instance.list_items() {
             self.budget.charge_one().map_err(|_| Limit::Work)?;
-            let passed = match types {
-                Some(types) => self.type_leaf(types, item)?,
-                None => self.node(schema, item, kp, ip, None)?,
+            let passed = match visit {
+                Visit::Type(types) => self.type_leaf(types, item)?,
+                Visit::Hops { target, hops } => self.hopped(target, hops, item, kp, ip)?,
+                Visit::Node => self.node(schema, item, kp, ip, None)?,
             };
             if !passed {
                 self.item_failed(schema, item);
@@ -846,9 +897,10 @@ impl<'w> Walk<'w> {
             }
             let property = found.and_then(|n| n.property);
             if let Some(schema) = property {
-                let passed = match found.and_then(|n| n.types) {
-                    Some(types) => self.type_leaf(types, value)?,
-                    None => self.node(schema, value, kp, ip, None)?,
+                let passed = match found.map_or(Visit::Node, |n| n.visit) {
+                    Visit::Type(types) => self.type_leaf(types, value)?,
+                    Visit::Hops { target, hops } => self.hopped(target, hops, value, kp, ip)?,
+                    Visit::Node => self.node(schema, value, kp, ip, None)?,
                 };
                 if !passed {
                     return Ok(false);
@@ -889,6 +941,9 @@ impl<'w> Walk<'w> {
         Ok(seen & plan.required == plan.required)
     }
 }
+
+#[cfg(test)]
+mod ref_hops_tests;
 
 #[cfg(test)]
 mod type_leaves_tests;

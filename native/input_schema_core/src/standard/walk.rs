@@ -350,7 +350,7 @@ impl<'w> Walk<'w> {
     }
 
     /// The answer of a node that holds `type` alone (its `type` bits:
-    /// `plan::inline_type_leaves`), as `node` would give it: the node's
+    /// `plan::inline_subschemas`), as `node` would give it: the node's
     /// unit, its depth check, and its plan's check of the type.
     #[inline]
     pub(crate) fn type_leaf<'a, V: Value<'a>>(&mut self, types: u8, instance: V) -> Step {
@@ -397,6 +397,40 @@ impl<'w> Walk<'w> {
                 }
             }
         }
+    }
+
+    /// The answer of a `$ref` alone whose chain of `hops` `$ref`s alone
+    /// leads to `target` (`plan::Visit::Hops`), in a walk that records
+    /// nothing and keeps no dynamic scope: what `node` and `hop` give, with
+    /// their units and depth checks in the same order (the `$ref`'s unit;
+    /// then, for each hop, a depth check and a unit), without their frames.
+    #[inline]
+    pub(crate) fn hopped<'a, V: Value<'a>>(
+        &mut self,
+        target: NodeId,
+        hops: u32,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        debug_assert!(!self.collect && !self.v.dynamic);
+        self.charge(1)?;
+        let v = self.v;
+        let hops = hops as usize;
+        // The hops whose depth check passes.
+        let room = v.limits.max_walk_depth.saturating_sub(self.depth);
+        if hops > room {
+            self.charge(room as u64)?;
+            return Err(Limit::Depth);
+        }
+        self.charge(hops as u64)?;
+        let Some(node) = v.nodes.get(target as usize) else {
+            return Err(Limit::Depth);
+        };
+        self.depth += hops;
+        let result = self.entered(node, instance, kp, ip, None);
+        self.depth -= hops;
+        result
     }
 
     /// Evaluates `node` (charged) against `instance`.

@@ -1,5 +1,5 @@
 //! The plans check a property or `items` schema that holds `type` alone
-//! themselves (`inline_type_leaves`, `Walk::type_leaf`). Each generated
+//! themselves (`inline_subschemas`, `Walk::type_leaf`). Each generated
 //! schema is compiled twice, and the second copy's plans have those `type`
 //! bits taken away, so that it visits each such schema's node: both must
 //! give every generated instance the same verdict, the same failures and
@@ -10,6 +10,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::Visit;
 use crate::budget::Budget;
 use crate::json::JsonRef;
 use crate::keywords::Body;
@@ -41,12 +42,12 @@ fn inlined(v: &Validator) -> usize {
             _ => None,
         })
         .map(|plan| {
-            usize::from(plan.items_types.is_some())
+            usize::from(matches!(plan.items_visit, Visit::Type(_)))
                 + plan
                     .object
                     .iter()
                     .flat_map(|object| object.names.iter())
-                    .filter(|name| name.types.is_some())
+                    .filter(|name| matches!(name.visit, Visit::Type(_)))
                     .count()
         })
         .sum()
@@ -57,9 +58,13 @@ fn inlined(v: &Validator) -> usize {
 fn without_inlined_types(mut v: Validator) -> Validator {
     for node in v.nodes.iter_mut() {
         if let Body::Keywords(_, Some(plan)) = &mut node.body {
-            plan.items_types = None;
+            if matches!(plan.items_visit, Visit::Type(_)) {
+                plan.items_visit = Visit::Node;
+            }
             for name in plan.object.iter_mut().flat_map(|object| object.names.iter_mut()) {
-                name.types = None;
+                if matches!(name.visit, Visit::Type(_)) {
+                    name.visit = Visit::Node;
+                }
             }
         }
     }
