@@ -21,7 +21,7 @@ use std::sync::Arc;
 use super::walk::{Path, Step, Walk};
 use super::Limit;
 use crate::keywords::numbers::Bound;
-use crate::keywords::type_bits::{OBJECT, STRING};
+use crate::keywords::type_bits::{ARRAY, OBJECT, STRING};
 use crate::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
 use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::pattern::Pattern;
@@ -770,6 +770,12 @@ impl<'w> Walk<'w> {
         if kind == Kind::Binary && (plan.min_length.is_some() || plan.max_length.is_some()) {
             text = self.text(instance)?;
         }
+        // A list's length (`None`: an improper list), counted once for
+        // `type` and `items`.
+        let mut length = None;
+        if kind == Kind::List && (plan.types.is_some() || plan.items.is_some()) {
+            length = Some(instance.list_len());
+        }
         if let Some(types) = plan.types {
             // A struct is no object; when the object plan runs, it finds
             // the struct's `__struct__` key and fails it there, so the map
@@ -778,6 +784,12 @@ impl<'w> Walk<'w> {
                 OBJECT
             } else if text.is_some() {
                 STRING
+            } else if let Some(length) = length {
+                if length.is_some() {
+                    ARRAY
+                } else {
+                    0
+                }
             } else {
                 let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
                 instance_type_of(kind, instance, floats_are_integers)
@@ -807,8 +819,8 @@ impl<'w> Walk<'w> {
                 return Ok(false);
             }
         }
-        if let Some(schema) = plan.items.filter(|_| kind == Kind::List) {
-            if !self.items_once(schema, plan.items_visit, instance, kp, ip)? {
+        if let (Some(schema), Some(length)) = (plan.items, length) {
+            if !self.items_once(schema, plan.items_visit, instance, length, kp, ip)? {
                 return Ok(false);
             }
         }
@@ -834,19 +846,22 @@ impl<'w> Walk<'w> {
         )
     }
 
-    /// `items` over every item of a list (an improper list passes it, as
-    /// in the recording walk; `type` fails it).
+    /// `items` over every item of a list of `length` items (an improper
+    /// list, `None`, passes it, as in the recording walk; `type` fails
+    /// it), charged as `list_len_charged` charges.
     fn items_once<'a, V: Value<'a>>(
         &mut self,
         schema: NodeId,
         visit: Visit,
         instance: V,
+        length: Option<usize>,
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        if self.list_len_charged(instance)?.is_none() {
+        let Some(length) = length else {
             return Ok(true);
-        }
+        };
+        self.charge(length as u64 / 8)?;
         for item in instance.list_items() {
             self.budget.charge_one().map_err(|_| Limit::Work)?;
             let passed = match visit {

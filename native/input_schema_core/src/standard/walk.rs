@@ -483,7 +483,14 @@ impl<'w> Walk<'w> {
         if entered {
             self.scope.push(node.resource);
         }
-        let result = crate::stack::deep(|| self.keywords(node, instance, kp, ip, ann));
+        // A walk that records nothing and collects no annotation answers
+        // by the node's plan, straight from the new frame.
+        let result = crate::stack::deep(|| match &node.body {
+            Body::Keywords(entries, Some(plan)) if !self.collect && !self.annotating() => {
+                self.planned(node, plan, entries, instance, kp, ip)
+            }
+            _ => self.keywords(node, instance, kp, ip, ann),
+        });
         if entered {
             self.scope.pop();
         }
@@ -491,6 +498,9 @@ impl<'w> Walk<'w> {
         result
     }
 
+    /// A node's keywords one by one (`entered` answers by the plan where
+    /// it may).
+    #[inline(never)]
     fn keywords<'a, V: Value<'a>>(
         &mut self,
         node: &'w Node,
@@ -499,15 +509,10 @@ impl<'w> Walk<'w> {
         ip: &Path<'_>,
         ann: Option<&mut Ann>,
     ) -> Step {
-        let Body::Keywords(entries, plan) = &node.body else {
+        let Body::Keywords(entries, _) = &node.body else {
             return Ok(true);
         };
         let annotating = self.annotating();
-        if let Some(plan) = plan {
-            if !self.collect && !annotating {
-                return self.planned(node, plan, entries, instance, kp, ip);
-            }
-        }
         let mut local = if annotating { Some(Ann::default()) } else { None };
         let mut valid = true;
         for entry in entries.iter() {
