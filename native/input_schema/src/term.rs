@@ -128,44 +128,59 @@ pub fn map_order(probes: Term<'_>) -> Option<(bool, bool)> {
 
 /// A map's entries in `Map.keys/1` order (see `FLAT_BACKWARD`).
 /// A plain wrapper over `enif_map_iterator_*`: one iterator, one direction.
+/// The iterator is created in place (`live` once it is), rather than
+/// returned and moved into the struct: it is ten words.
 pub struct Entries<'a> {
     env: Env<'a>,
-    iterator: Option<ErlNifMapIterator>,
+    iterator: MaybeUninit<ErlNifMapIterator>,
+    live: bool,
     backward: bool,
 }
 
 impl<'a> Entries<'a> {
+    #[inline]
     fn new(map: Term<'a>, backward: bool) -> Entries<'a> {
-        let env = map.get_env();
         let start = if backward {
             ErlNifMapIteratorEntry::ERL_NIF_MAP_ITERATOR_TAIL
         } else {
             ErlNifMapIteratorEntry::ERL_NIF_MAP_ITERATOR_HEAD
         };
-        let mut iterator = MaybeUninit::uninit();
-        // SAFETY: `map` is a term of `env`; on success the iterator is
-        // initialised, and it is destroyed exactly once, in `drop`.
-        let created =
-            unsafe { enif_map_iterator_create(env.as_c_arg(), map.as_c_arg(), iterator.as_mut_ptr(), start) };
-        let iterator = (created != 0).then(|| unsafe { iterator.assume_init() });
-        Entries {
-            env,
-            iterator,
+        let mut entries = Entries {
+            env: map.get_env(),
+            iterator: MaybeUninit::uninit(),
+            live: false,
             backward,
-        }
+        };
+        // SAFETY: `map` is a term of `env`; on success the iterator is
+        // initialised (and `live`), and it is destroyed exactly once, in
+        // `drop`. It holds no pointer to itself, so it may move.
+        let created = unsafe {
+            enif_map_iterator_create(
+                entries.env.as_c_arg(),
+                map.as_c_arg(),
+                entries.iterator.as_mut_ptr(),
+                start,
+            )
+        };
+        entries.live = created != 0;
+        entries
     }
 }
 
 impl<'a> Iterator for Entries<'a> {
     type Item = (BeamTerm<'a>, BeamTerm<'a>);
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        let iterator = self.iterator.as_mut()?;
+        if !self.live {
+            return None;
+        }
+        let iterator = self.iterator.as_mut_ptr();
         let env = self.env.as_c_arg();
         let mut key = MaybeUninit::uninit();
         let mut value = MaybeUninit::uninit();
-        // SAFETY: the iterator was created for a map of `env` and is alive;
-        // the pair is written when the call returns non-zero.
+        // SAFETY: the iterator is live: created for a map of `env`; the
+        // pair is written when the call returns non-zero.
         unsafe {
             if enif_map_iterator_get_pair(env, iterator, key.as_mut_ptr(), value.as_mut_ptr()) == 0 {
                 return None;
@@ -185,9 +200,9 @@ impl<'a> Iterator for Entries<'a> {
 
 impl Drop for Entries<'_> {
     fn drop(&mut self) {
-        if let Some(iterator) = self.iterator.as_mut() {
-            // SAFETY: created in `new` for this env, destroyed once.
-            unsafe { enif_map_iterator_destroy(self.env.as_c_arg(), iterator) };
+        if self.live {
+            // SAFETY: live: created in `new` for this env, destroyed once.
+            unsafe { enif_map_iterator_destroy(self.env.as_c_arg(), self.iterator.as_mut_ptr()) };
         }
     }
 }
