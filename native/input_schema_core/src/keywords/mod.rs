@@ -134,7 +134,9 @@ pub(crate) enum Keyword {
     },
     DependentSchemas(Box<[(Box<str>, NodeId)]>),
     // Applicators to children.
-    Properties(Box<[(Box<str>, NodeId)]>),
+    /// The names are shared with the plans (`plan::Name`), which copy
+    /// them.
+    Properties(Box<[(Arc<str>, NodeId)]>),
     /// Each pattern with its source (a step of the keyword location).
     PatternProperties(Box<[PatternProperty]>),
     AdditionalProperties {

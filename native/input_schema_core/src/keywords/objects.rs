@@ -40,7 +40,7 @@ fn schema_map<'j>(
 }
 
 /// Names sorted by their bytes, for binary search.
-fn sorted<T>(mut entries: Vec<(Box<str>, T)>) -> Box<[(Box<str>, T)]> {
+fn sorted<K: std::ops::Deref<Target = str>, T>(mut entries: Vec<(K, T)>) -> Box<[(K, T)]> {
     entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     entries.into_boxed_slice()
 }
@@ -49,7 +49,7 @@ pub(crate) fn compile_properties<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, valu
     let map = schema_map(at, "properties", value)?;
     let mut entries = Vec::with_capacity(map.len());
     for name in map.keys() {
-        entries.push((Box::from(name.as_str()), c.child_named(at, "properties", name)?));
+        entries.push((Arc::from(name.as_str()), c.child_named(at, "properties", name)?));
     }
     entry("properties", Keyword::Properties(sorted(entries)))
 }
@@ -193,7 +193,7 @@ pub(crate) fn key_text<'a, V: Value<'a>>(key: V) -> Option<Cow<'a, [u8]>> {
     None
 }
 
-fn find<T>(entries: &[(Box<str>, T)], key: &[u8]) -> Option<usize> {
+fn find<K: std::ops::Deref<Target = str>, T>(entries: &[(K, T)], key: &[u8]) -> Option<usize> {
     if entries.len() <= 8 {
         entries.iter().position(|(name, _)| name.as_bytes() == key)
     } else {
@@ -319,7 +319,7 @@ impl Walk<'_> {
     pub(crate) fn check_properties<'a, V: Value<'a>>(
         &mut self,
         at: &Checked<'_>,
-        properties: &[(Box<str>, NodeId)],
+        properties: &[(Arc<str>, NodeId)],
         instance: V,
         kp: &Path<'_>,
         ip: &Path<'_>,

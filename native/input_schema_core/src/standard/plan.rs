@@ -65,7 +65,7 @@ struct ObjectPlan {
 
 #[derive(Debug)]
 struct Name {
-    name: Box<str>,
+    name: Arc<str>,
     /// The schema `properties` gives the name (`None`: not a property, so
     /// an additional one).
     property: Option<NodeId>,
@@ -310,7 +310,7 @@ struct Fold {
     entry: usize,
     types: Option<u8>,
     /// Each branch's `properties`, name by name.
-    names: Vec<(Box<str>, NodeId)>,
+    names: Vec<(Arc<str>, NodeId)>,
 }
 
 /// Folds into each node's plan the `allOf` whose every branch is (itself,
@@ -704,13 +704,16 @@ fn unevaluated_neutral(keyword: &Keyword) -> bool {
 
 /// Whether `names` (what `additionalProperties` skips) are exactly the
 /// names of `properties` (none when there is no `properties`).
-fn same_names(names: &[Box<str>], properties: Option<&[(Box<str>, NodeId)]>) -> bool {
+fn same_names(names: &[Box<str>], properties: Option<&[(Arc<str>, NodeId)]>) -> bool {
     let properties = properties.unwrap_or_default();
-    names.len() == properties.len() && properties.iter().all(|(name, _)| names.contains(name))
+    names.len() == properties.len()
+        && properties
+            .iter()
+            .all(|(name, _)| names.iter().any(|known| **known == **name))
 }
 
 fn object_plan(
-    properties: Option<&[(Box<str>, NodeId)]>,
+    properties: Option<&[(Arc<str>, NodeId)]>,
     required: Option<&[Box<str>]>,
     additional: Additional,
 ) -> ObjectPlan {
@@ -729,12 +732,12 @@ fn object_plan(
     for (i, name) in required.unwrap_or_default().iter().enumerate() {
         let bit = 1u64 << i;
         mask |= bit;
-        match names.iter_mut().find(|n| n.name == *name) {
+        match names.iter_mut().find(|n| *n.name == **name) {
             Some(known) if known.bit == 0 => known.bit = bit,
             // A name listed twice: its first bit stands for both.
             Some(_) => mask &= !bit,
             None => names.push(Name {
-                name: name.clone(),
+                name: Arc::from(&**name),
                 property: None,
                 visit: Visit::Node,
                 bit,
