@@ -964,6 +964,9 @@ impl<'w> Walk<'w> {
 mod ref_hops_tests;
 
 #[cfg(test)]
+mod twins;
+
+#[cfg(test)]
 mod type_leaves_tests;
 
 #[cfg(test)]

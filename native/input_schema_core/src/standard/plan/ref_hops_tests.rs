@@ -11,23 +11,11 @@
 
 use serde_json::{json, Map, Value};
 
+use super::twins::{instance, within, Rng, Schemas};
 use super::Visit;
-use crate::budget::Budget;
 use crate::json::JsonRef;
 use crate::keywords::Body;
 use crate::standard::{Dialect, Limit, Options, Validator};
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
-}
 
 const NAMES: [&str; 4] = ["a", "b", "id", "kids"];
 
@@ -70,6 +58,12 @@ fn without_hops(mut v: Validator) -> Validator {
 /// A `$ref` to one of the definitions: chains of 1 to 10 `$ref`s alone
 /// (longer than the plans follow), a cycle of them, the root, or a schema
 /// that is no `$ref`.
+const SCHEMAS: Schemas = Schemas {
+    names: &NAMES,
+    leaf: reference,
+    additional: false,
+};
+
 fn reference(rng: &mut Rng) -> Value {
     let target = match rng.below(8) {
         0 => "#".to_string(),
@@ -80,42 +74,17 @@ fn reference(rng: &mut Rng) -> Value {
     json!({ "$ref": target })
 }
 
-fn subschema(rng: &mut Rng, depth: usize) -> Value {
-    match rng.below(if depth == 0 { 3 } else { 6 }) {
-        0 | 1 => reference(rng),
-        2 => json!({"type": "string", "maxLength": 2}),
-        3 => json!({"type": "array", "items": reference(rng)}),
-        4 => json!({"items": subschema(rng, depth - 1)}),
-        _ => object(rng, depth - 1),
-    }
-}
-
-fn object(rng: &mut Rng, depth: usize) -> Value {
-    let properties: Map<String, Value> = (0..1 + rng.below(4))
-        .map(|_| (NAMES[rng.below(4)].to_string(), subschema(rng, depth)))
-        .collect();
-    let mut node = Map::new();
-    if rng.below(2) == 0 {
-        node.insert("type".into(), json!("object"));
-    }
-    if rng.below(3) == 0 {
-        node.insert("required".into(), json!([NAMES[rng.below(4)]]));
-    }
-    node.insert("properties".into(), Value::Object(properties));
-    Value::Object(node)
-}
-
 /// The root: an object or an array, with the definitions the references
 /// name. `chain0` is the end of every chain: an object, a string of at
 /// most two characters, or `true`.
 fn schema(rng: &mut Rng) -> Value {
     let mut root = if rng.below(3) == 0 {
-        json!({"type": "array", "items": subschema(rng, 2)})
+        json!({"type": "array", "items": SCHEMAS.subschema(rng, 2)})
     } else {
-        object(rng, 2)
+        SCHEMAS.object(rng, 2)
     };
     let end = match rng.below(3) {
-        0 => object(rng, 1),
+        0 => SCHEMAS.object(rng, 1),
         1 => json!({"type": "string", "maxLength": 2}),
         _ => json!(true),
     };
@@ -135,31 +104,6 @@ fn schema(rng: &mut Rng) -> Value {
     );
     root["$defs"] = Value::Object(defs);
     root
-}
-
-fn instance(rng: &mut Rng, depth: usize) -> Value {
-    match rng.below(if depth == 0 { 7 } else { 9 }) {
-        0 => json!(null),
-        1 => json!(7),
-        2 => json!("ab"),
-        3 => json!("abc"),
-        4 => json!([]),
-        5 => json!({}),
-        6 => json!({"a": "x"}),
-        7 => Value::Array((0..rng.below(4)).map(|_| instance(rng, depth - 1)).collect()),
-        _ => Value::Object(
-            (0..rng.below(5))
-                .map(|_| (NAMES[rng.below(4)].to_string(), instance(rng, depth - 1)))
-                .collect(),
-        ),
-    }
-}
-
-/// The units a call spends, and its answer, within `limit` units.
-fn within<T>(limit: u64, call: impl FnOnce(&Budget) -> T) -> (u64, T) {
-    let budget = Budget::new(limit);
-    let answer = call(&budget);
-    (limit - budget.left() as u64, answer)
 }
 
 #[test]
@@ -185,7 +129,7 @@ fn a_ref_alone_the_plan_goes_through_decides_as_its_node() {
         schemas_hopping += usize::from(visits > 0);
         longest = longest.max(most);
         for _ in 0..6 {
-            let value = instance(&mut rng, 3);
+            let value = instance(&mut rng, 3, &NAMES);
             let at = JsonRef::from(&value);
             let verdict = fast.is_valid(at);
             assert_eq!(verdict, slow.is_valid(at), "{schema}\n{value}");

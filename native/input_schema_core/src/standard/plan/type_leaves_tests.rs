@@ -8,25 +8,13 @@
 
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
+use super::twins::{instance, within, Rng, Schemas};
 use super::Visit;
-use crate::budget::Budget;
 use crate::json::JsonRef;
 use crate::keywords::Body;
 use crate::standard::{Dialect, Limit, Options, Validator, MAX_WALK_DEPTH};
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
-}
 
 const NAMES: [&str; 4] = ["a", "b", "id", "tags"];
 const TYPES: [&str; 7] = [
@@ -71,6 +59,12 @@ fn without_inlined_types(mut v: Validator) -> Validator {
     v
 }
 
+const SCHEMAS: Schemas = Schemas {
+    names: &NAMES,
+    leaf: type_alone,
+    additional: true,
+};
+
 fn type_alone(rng: &mut Rng) -> Value {
     if rng.below(4) == 0 {
         let first = rng.below(7);
@@ -79,59 +73,6 @@ fn type_alone(rng: &mut Rng) -> Value {
     } else {
         json!({"type": TYPES[rng.below(7)]})
     }
-}
-
-fn subschema(rng: &mut Rng, depth: usize) -> Value {
-    match rng.below(if depth == 0 { 3 } else { 6 }) {
-        0 | 1 => type_alone(rng),
-        2 => json!({"type": "string", "maxLength": 2}),
-        3 => json!({"type": "array", "items": type_alone(rng)}),
-        4 => json!({"items": subschema(rng, depth - 1)}),
-        _ => object(rng, depth - 1),
-    }
-}
-
-fn object(rng: &mut Rng, depth: usize) -> Value {
-    let properties: Map<String, Value> = (0..1 + rng.below(4))
-        .map(|_| (NAMES[rng.below(4)].to_string(), subschema(rng, depth)))
-        .collect();
-    let mut node = Map::new();
-    if rng.below(2) == 0 {
-        node.insert("type".into(), json!("object"));
-    }
-    if rng.below(3) == 0 {
-        node.insert("required".into(), json!([NAMES[rng.below(4)]]));
-    }
-    if rng.below(4) == 0 {
-        node.insert("additionalProperties".into(), type_alone(rng));
-    }
-    node.insert("properties".into(), Value::Object(properties));
-    Value::Object(node)
-}
-
-fn instance(rng: &mut Rng, depth: usize) -> Value {
-    match rng.below(if depth == 0 { 8 } else { 10 }) {
-        0 => json!(null),
-        1 => json!(true),
-        2 => json!(7),
-        3 => json!(1.0),
-        4 => json!(2.5),
-        5 => json!("ab"),
-        6 => json!("abc"),
-        7 => json!([]),
-        8 => Value::Array((0..rng.below(4)).map(|_| instance(rng, depth - 1)).collect()),
-        _ => Value::Object(
-            (0..rng.below(5))
-                .map(|_| (NAMES[rng.below(4)].to_string(), instance(rng, depth - 1)))
-                .collect(),
-        ),
-    }
-}
-
-fn spent(call: impl FnOnce(&Budget)) -> usize {
-    let budget = Budget::new(1 << 40);
-    call(&budget);
-    (1 << 40) - budget.left()
 }
 
 #[test]
@@ -150,28 +91,29 @@ fn a_type_alone_checked_by_the_plan_decides_as_its_node() {
             ..Options::default()
         };
         let schema = if rng.below(3) == 0 {
-            json!({"type": "array", "items": subschema(&mut rng, 2)})
+            json!({"type": "array", "items": SCHEMAS.subschema(&mut rng, 2)})
         } else {
-            object(&mut rng, 2)
+            SCHEMAS.object(&mut rng, 2)
         };
         let fast = Validator::compile(&schema, &options).unwrap();
         let slow = without_inlined_types(Validator::compile(&schema, &options).unwrap());
         assert_eq!(inlined(&slow), 0);
         schemas_inlined += usize::from(inlined(&fast) > 0);
         for _ in 0..8 {
-            let value = instance(&mut rng, 3);
+            let value = instance(&mut rng, 3, &NAMES);
             let (at, verdict) = (JsonRef::from(&value), fast.is_valid(JsonRef::from(&value)));
             assert_eq!(verdict, slow.is_valid(at), "{schema}\n{value}");
             assert_eq!(fast.validate(at), slow.validate(at), "{schema}\n{value}");
             // The units of `is_valid` (`all` false) or `validate`.
             let units = |v: &Validator, all: bool| {
-                spent(|b| {
+                within(1 << 40, |b| {
                     let _ = if all {
                         v.validate_within(at, b).map(|_| true)
                     } else {
                         v.is_valid_within(at, b)
                     };
                 })
+                .0
             };
             for all in [false, true] {
                 assert_eq!(units(&fast, all), units(&slow, all), "{schema}\n{value}");
