@@ -122,9 +122,15 @@ impl Walk<'_> {
     pub(crate) fn list_len_charged<'a, V: Value<'a>>(&self, instance: V) -> Result<Option<usize>, Limit> {
         let len = instance.list_len();
         if let Some(n) = len {
-            self.charge(n as u64 / 8)?;
+            self.charge_list_len(n)?;
         }
         Ok(len)
+    }
+
+    /// The charge for counting a list of `len` items: a unit per 8 cells.
+    #[inline]
+    pub(crate) fn charge_list_len(&self, len: usize) -> Result<(), Limit> {
+        self.charge(len as u64 / 8)
     }
 
     pub(crate) fn check_prefix_items<'a, V: Value<'a>>(
