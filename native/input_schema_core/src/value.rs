@@ -113,8 +113,9 @@ pub trait Value<'a>: Copy + Debug + 'a {
 
     /// A word that tells this value apart from the other values of the same
     /// instance (its address, or the term itself). Two values may share
-    /// one (equal immediates, a key and a value): it only ever spares work
-    /// (`Walk`'s memo of failures), never decides a verdict.
+    /// one (equal immediates, a key and a value), but two lists share one
+    /// only when they are one value: `Walk`'s memo of the first pass's
+    /// failures reads a list's items by it.
     fn identity(self) -> usize;
 
     /// The text of a binary, when it is valid UTF-8. Backends whose strings

@@ -273,4 +273,72 @@ defmodule Backplane.JSONSchema.FastPathTest do
              {"/items/required", "/70", "required property \"id\" is missing"}
            ]
   end
+
+  # The recording walk passes, without a walk, the items of a list that the
+  # first pass found valid before the item that stopped it. A list the
+  # instance holds twice (one term) is one value: where the schema keeps no
+  # dynamic scope, its verdict for the same items schema is the same at
+  # both places.
+  test "a list the instance holds twice is reported at both places" do
+    list = %{"type" => "array", "items" => %{"type" => "string"}}
+
+    schema = %{
+      "$defs" => %{"list" => list},
+      "properties" => %{"a" => %{"$ref" => "#/$defs/list"}, "b" => %{"$ref" => "#/$defs/list"}}
+    }
+
+    # Built at run time: a literal would be two copies.
+    shared = Enum.concat(["s", "t"], [1, "u", 2])
+
+    assert {:error, units} = JSONSchema.validate(schema, %{"a" => shared, "b" => shared})
+
+    assert Enum.map(units, &{&1.keyword_location, &1.instance_location}) == [
+             {"/properties/a/$ref/items/type", "/a/2"},
+             {"/properties/a/$ref/items/type", "/a/4"},
+             {"/properties/b/$ref/items/type", "/b/2"},
+             {"/properties/b/$ref/items/type", "/b/4"}
+           ]
+  end
+
+  # With `$dynamicRef`, the same items schema over the same list may decide
+  # otherwise at another place: there the first pass's finding passes
+  # nothing.
+  test "a list the instance holds twice, under two dynamic scopes" do
+    schema = %{
+      "$id" => "https://example.com/root",
+      "properties" => %{
+        "a" => %{"$ref" => "strings"},
+        "b" => %{"$ref" => "integers"}
+      },
+      "$defs" => %{
+        "list" => %{
+          "$id" => "list",
+          "$dynamicAnchor" => "element",
+          "type" => "array",
+          "items" => %{"$dynamicRef" => "#element"}
+        },
+        "strings" => %{
+          "$id" => "strings",
+          "$ref" => "list",
+          "$defs" => %{"element" => %{"$dynamicAnchor" => "element", "type" => "string"}}
+        },
+        "integers" => %{
+          "$id" => "integers",
+          "$ref" => "list",
+          "$defs" => %{"element" => %{"$dynamicAnchor" => "element", "type" => "integer"}}
+        }
+      }
+    }
+
+    shared = Enum.concat(["s", "t"], [1])
+    {:ok, compiled} = JSONSchema.compile(schema)
+    refute JSONSchema.valid?(compiled, %{"a" => shared, "b" => shared})
+    assert {:error, units} = JSONSchema.validate(compiled, %{"a" => shared, "b" => shared})
+
+    assert Enum.map(units, &{&1.keyword, &1.instance_location, &1.message}) == [
+             {"type", "/a/2", "instance is not of type string"},
+             {"type", "/b/0", "instance is not of type integer"},
+             {"type", "/b/1", "instance is not of type integer"}
+           ]
+  end
 end

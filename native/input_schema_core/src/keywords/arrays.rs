@@ -184,12 +184,12 @@ impl Walk<'_> {
         for (i, item) in instance.list_items().enumerate().skip(skip) {
             self.charge(1)?;
             let ip = ip.push(Seg::Index(i));
-            if guided && self.passes_unrecorded(schema, item, kp, &ip)? {
+            if guided && self.passes_unrecorded(schema, instance, i, item, kp, &ip)? {
                 continue;
             }
             let passed = self.node(schema, item, kp, &ip, None)?;
             if !passed {
-                self.item_failed(schema, item);
+                self.item_failed(schema, instance, skip, item);
             }
             if self.stops(passed, &mut valid) {
                 return Ok(false);

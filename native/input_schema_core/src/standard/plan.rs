@@ -876,7 +876,7 @@ impl<'w> Walk<'w> {
                 Visit::Node => self.node(schema, item, kp, ip, None)?,
             };
             if !passed {
-                self.item_failed(schema, item);
+                self.item_failed(schema, instance, 0, item);
                 return Ok(false);
             }
         }

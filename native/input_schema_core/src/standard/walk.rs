@@ -203,17 +203,46 @@ pub(crate) struct Walk<'w> {
     recall: Option<&'w Failures>,
 }
 
-/// The array items that failed their `items` schema in `validate`'s first
-/// pass, as (schema, item identity): the one that stopped it and each one
-/// around it, innermost first, so the last ones kept are the outermost.
-/// The recording walk would try each such item again before walking it
-/// (`passes_unrecorded`), to fail again: for a failure deep in a recursive
-/// instance, one more walk of nearly every subtree around it. An entry
-/// only ever skips that trial (an identity two values share walks a valid
-/// item recording, which records nothing), so no verdict depends on it.
+/// Where `items` failed in `validate`'s first pass, one entry per list on
+/// the way to the failure that stopped it (and any earlier one, in a
+/// branch), innermost first, so the last ones kept are the outermost. The
+/// first pass walks a list's items in order and stops at the first that
+/// fails, so an entry says two things about its list, its `items` schema
+/// and the depth the walk met them at: the item at `index` fails, and
+/// each one from `first` (the first item `items` checks) up to it passes.
+/// The recording walk, at the same list, schema and depth, walks the
+/// failing item without trying it first, and passes the ones before it
+/// without walking them (`passes_unrecorded`); for a failure deep in a
+/// recursive instance, it walks only the path to it, not every subtree
+/// around it again.
+///
+/// A list's identity is its term (or its address): two lists that share
+/// one are one value. The schema, the depth and the value decide the
+/// verdict, but for a dynamic scope (`$dynamicRef`, `$recursiveRef`),
+/// which a shared list may meet in two ways; in such a schema the entries
+/// only spare the failing item's trial, which decides nothing.
 pub(crate) struct Failures {
-    seen: [(NodeId, usize); Failures::KEPT],
+    seen: [Failed; Failures::KEPT],
     noted: usize,
+}
+
+/// One list's first failing item in `validate`'s first pass (a list of
+/// more than `u32::MAX` items, or a depth past it, is not noted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Failed {
+    list: usize,
+    schema: NodeId,
+    depth: u32,
+    first: u32,
+    index: u32,
+}
+
+/// What the first pass found for an item (`Failures::item`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    Passed,
+    Failed,
+    Unknown,
 }
 
 impl Failures {
@@ -221,25 +250,46 @@ impl Failures {
 
     fn new() -> Failures {
         Failures {
-            seen: [(0, 0); Failures::KEPT],
+            seen: [Failed {
+                list: 0,
+                schema: 0,
+                depth: 0,
+                first: 0,
+                index: 0,
+            }; Failures::KEPT],
             noted: 0,
         }
     }
 
     #[cold]
-    fn note(&mut self, id: NodeId, identity: usize) {
+    fn note(&mut self, failed: Failed) {
         if let Some(slot) = self.seen.get_mut(self.noted % Failures::KEPT) {
-            *slot = (id, identity);
+            *slot = failed;
         }
         self.noted += 1;
     }
 
-    fn has(&self, id: NodeId, identity: usize) -> bool {
+    /// What the first pass found for item `index` of `list` against
+    /// `schema` at `depth`.
+    fn item(&self, schema: NodeId, list: usize, depth: usize, index: usize) -> Found {
+        let (Ok(depth), Ok(index)) = (u32::try_from(depth), u32::try_from(index)) else {
+            return Found::Unknown;
+        };
         let kept = self
             .seen
             .get(..self.noted.min(Failures::KEPT))
             .unwrap_or_default();
-        kept.contains(&(id, identity))
+        for failed in kept {
+            if failed.schema == schema && failed.list == list && failed.depth == depth {
+                if index == failed.index {
+                    return Found::Failed;
+                }
+                if (failed.first..failed.index).contains(&index) {
+                    return Found::Passed;
+                }
+            }
+        }
+        Found::Unknown
     }
 }
 
@@ -338,15 +388,41 @@ impl<'w> Walk<'w> {
         self.entered(node, instance, kp, ip, ann)
     }
 
-    /// In `validate`'s first pass, notes that `schema` failed for `item`
-    /// of an array (for `passes_unrecorded`).
+    /// In `validate`'s first pass, notes that `schema` failed for `item` of
+    /// `list`, and passed for each one from `first` up to it (for
+    /// `passes_unrecorded`). The item's place is found here, on the
+    /// failure's way out, so that the loops over items count nothing: it
+    /// is the first item from `first` on that is this value (two items
+    /// share an identity only when they are equal, and an equal item
+    /// before it would have failed first).
     #[cold]
-    pub(crate) fn item_failed<'a, V: Value<'a>>(&mut self, schema: NodeId, item: V) {
-        if let Some(failures) = self.remember.as_deref_mut() {
-            failures
-                .get_or_insert_with(Failures::new)
-                .note(schema, item.identity());
-        }
+    pub(crate) fn item_failed<'a, V: Value<'a>>(&mut self, schema: NodeId, list: V, first: usize, item: V) {
+        let depth = self.depth;
+        let Some(failures) = self.remember.as_deref_mut() else {
+            return;
+        };
+        let identity = item.identity();
+        let Some(at) = list
+            .list_items()
+            .skip(first)
+            .position(|other| other.identity() == identity)
+        else {
+            return;
+        };
+        let (Ok(depth), Ok(first), Ok(index)) = (
+            u32::try_from(depth),
+            u32::try_from(first),
+            u32::try_from(first + at),
+        ) else {
+            return;
+        };
+        failures.get_or_insert_with(Failures::new).note(Failed {
+            list: list.identity(),
+            schema,
+            depth,
+            first,
+            index,
+        });
     }
 
     /// The answer of a node that holds `type` alone (its `type` bits:
@@ -666,27 +742,36 @@ impl<'w> Walk<'w> {
         !self.collect || self.full
     }
 
-    /// In the recording walk, whether `schema` holds for an array's `item`
-    /// by the walk that records nothing (the plans' fast path): a valid
-    /// item records nothing, so the recording walk need not visit it. Tried
-    /// while `spare` lasts; an item found invalid is charged to it and then
-    /// walked again, recording. (In a list of many items with a few
-    /// failing, most are valid.) `false`: not known valid.
+    /// In the recording walk, whether `schema` holds for item `index` of
+    /// `list` by the walk that records nothing (the plans' fast path): a
+    /// valid item records nothing, so the recording walk need not visit
+    /// it. The first pass's failures answer first: the items it passed
+    /// before the one that failed pass, and that one is walked without a
+    /// trial. Others are tried while `spare` lasts; an item found invalid
+    /// is charged to it and then walked again, recording. (In a list of
+    /// many items with a few failing, most are valid.) `false`: not known
+    /// valid.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn passes_unrecorded<'a, V: Value<'a>>(
         &mut self,
         schema: NodeId,
+        list: V,
+        index: usize,
         item: V,
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Result<bool, Limit> {
-        if !self.collect || self.spare == 0 {
+        if !self.collect {
             return Ok(false);
         }
-        // The first pass found it invalid: trying it would fail again.
-        if self
-            .recall
-            .is_some_and(|failures| failures.has(schema, item.identity()))
-        {
+        if let Some(failures) = self.recall {
+            match failures.item(schema, list.identity(), self.depth, index) {
+                Found::Passed if !self.v.dynamic => return Ok(true),
+                Found::Failed => return Ok(false),
+                Found::Passed | Found::Unknown => {}
+            }
+        }
+        if self.spare == 0 {
             return Ok(false);
         }
         let before = self.budget.left();
