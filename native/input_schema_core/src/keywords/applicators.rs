@@ -149,7 +149,7 @@ pub(crate) fn compile_list<'s>(
     c: &mut Compiler<'s>,
     at: &At<'_, 's>,
     key: &str,
-    value: &Json,
+    value: &'s Json,
 ) -> Result<Box<[NodeId]>, CompileError> {
     let Json::Array(items) = value else {
         return Err(at.invalid(key, "a non-empty list of schemas"));
@@ -157,7 +157,11 @@ pub(crate) fn compile_list<'s>(
     if items.is_empty() {
         return Err(at.invalid(key, "a non-empty list of schemas"));
     }
-    (0..items.len()).map(|i| c.child_at(at, key, i)).collect()
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| c.child_at(at, key, i, item))
+        .collect()
 }
 
 pub(crate) fn compile_if<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, _value: &Json) -> Compiled {

@@ -25,16 +25,16 @@ use crate::value::{ListLength, Shape, Value};
 /// Deepest item `uniqueItems` compares.
 const MAX_KEY_DEPTH: usize = 128;
 
-pub(crate) fn compile_prefix_items<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
+pub(crate) fn compile_prefix_items<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &'s Json) -> Compiled {
     let nodes = super::applicators::compile_list(c, at, "prefixItems", value)?;
     entry("prefixItems", Keyword::PrefixItems(nodes))
 }
 
-pub(crate) fn compile_items<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
+pub(crate) fn compile_items<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &'s Json) -> Compiled {
     match value {
         Json::Array(items) if at.scope.dialect <= Dialect::Draft2019_09 => {
-            let nodes = (0..items.len())
-                .map(|i| c.child_at(at, "items", i))
+            let nodes = (items.iter().enumerate())
+                .map(|(i, item)| c.child_at(at, "items", i, item))
                 .collect::<Result<Vec<_>, _>>()?;
             entry("items", Keyword::PrefixItems(nodes.into_boxed_slice()))
         }

@@ -194,7 +194,7 @@ fn entry(name: &'static str, keyword: Keyword) -> Compiled {
 
 /// The keyword table: which keyword `key` is in the schema's dialect and
 /// vocabularies, compiled from its value.
-pub(crate) fn table<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, key: &str, value: &Json) -> Compiled {
+pub(crate) fn table<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, key: &str, value: &'s Json) -> Compiled {
     let d = at.scope.dialect;
     let v = at.scope.vocabularies;
     let applicator = v.has(Vocabularies::APPLICATOR);

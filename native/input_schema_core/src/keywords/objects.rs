@@ -45,11 +45,14 @@ fn sorted<K: std::ops::Deref<Target = str>, T>(mut entries: Vec<(K, T)>) -> Box<
     entries.into_boxed_slice()
 }
 
-pub(crate) fn compile_properties<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
+pub(crate) fn compile_properties<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &'s Json) -> Compiled {
     let map = schema_map(at, "properties", value)?;
     let mut entries = Vec::with_capacity(map.len());
-    for name in map.keys() {
-        entries.push((Arc::from(name.as_str()), c.child_named(at, "properties", name)?));
+    for (name, schema) in map {
+        entries.push((
+            Arc::from(name.as_str()),
+            c.child_named(at, "properties", name, schema)?,
+        ));
     }
     entry("properties", Keyword::Properties(sorted(entries)))
 }
@@ -57,18 +60,18 @@ pub(crate) fn compile_properties<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, valu
 pub(crate) fn compile_pattern_properties<'s>(
     c: &mut Compiler<'s>,
     at: &At<'_, 's>,
-    value: &Json,
+    value: &'s Json,
 ) -> Compiled {
     let map = schema_map(at, "patternProperties", value)?;
     let mut entries = Vec::with_capacity(map.len());
-    for source in map.keys() {
+    for (source, schema) in map {
         let pointer =
             || crate::standard::registry::pointer_join(&at.place.pointer, &["patternProperties", source]);
         let pattern = super::strings::pattern(c, pointer, source)?;
         entries.push((
             Box::from(source.as_str()),
             pattern,
-            c.child_named(at, "patternProperties", source)?,
+            c.child_named(at, "patternProperties", source, schema)?,
         ));
     }
     entry(
@@ -125,13 +128,17 @@ pub(crate) fn compile_dependent_required(_c: &mut Compiler<'_>, at: &At<'_, '_>,
     )
 }
 
-pub(crate) fn compile_dependent_schemas<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
+pub(crate) fn compile_dependent_schemas<'s>(
+    c: &mut Compiler<'s>,
+    at: &At<'_, 's>,
+    value: &'s Json,
+) -> Compiled {
     let map = schema_map(at, "dependentSchemas", value)?;
     let mut schemas = Vec::with_capacity(map.len());
-    for name in map.keys() {
+    for (name, schema) in map {
         schemas.push((
             Box::from(name.as_str()),
-            c.child_named(at, "dependentSchemas", name)?,
+            c.child_named(at, "dependentSchemas", name, schema)?,
         ));
     }
     entry(
@@ -142,7 +149,7 @@ pub(crate) fn compile_dependent_schemas<'s>(c: &mut Compiler<'s>, at: &At<'_, 's
 
 /// Draft 4-7 `dependencies`: a list is `dependentRequired`, a schema is
 /// `dependentSchemas`. Both keep the name `dependencies` in locations.
-pub(crate) fn compile_dependencies<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &Json) -> Compiled {
+pub(crate) fn compile_dependencies<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &'s Json) -> Compiled {
     let map = schema_map(at, "dependencies", value)?;
     let mut required = Vec::new();
     let mut schemas = Vec::new();
@@ -151,9 +158,10 @@ pub(crate) fn compile_dependencies<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, va
             Json::Array(_) => {
                 required.push((Box::from(name.as_str()), names(at, "dependencies", dependency)?))
             }
-            Json::Object(_) | Json::Bool(_) => {
-                schemas.push((Box::from(name.as_str()), c.child_named(at, "dependencies", name)?))
-            }
+            Json::Object(_) | Json::Bool(_) => schemas.push((
+                Box::from(name.as_str()),
+                c.child_named(at, "dependencies", name, dependency)?,
+            )),
             _ => return Err(at.invalid("dependencies", "a map of schemas or lists of names")),
         }
     }

@@ -33,6 +33,10 @@ const POINTER_BYTES_PER_UNIT: u64 = 32;
 const KEYWORD_UNITS: u64 = 10;
 /// Units per reference resolved.
 const REF_UNITS: u64 = 60;
+/// Nodes (and queue slots) reserved before the compile, at most: a larger
+/// schema grows them as it goes, so that a schema whose subschemas are
+/// mostly never compiled does not hold room for all of them.
+const RESERVED_NODES: usize = 256;
 
 /// The schema a keyword is compiled in.
 pub(crate) struct At<'c, 's> {
@@ -83,7 +87,7 @@ pub(crate) struct Compiler<'s> {
     /// document's root again.
     queue: VecDeque<(NodeId, Place, Scope, Option<&'s Json>)>,
     resources: Vec<Resource>,
-    resource_ids: HashMap<String, u32>,
+    resource_ids: HashMap<Rc<str>, u32>,
     /// The last resource `resource_of` answered, by its base URI: the
     /// schemas of a resource share that string, and mostly come in a row.
     last_resource: Option<(Rc<str>, u32)>,
@@ -192,8 +196,10 @@ pub(crate) fn compile(
     inline: bool,
     deferred: Option<&Cell<u64>>,
 ) -> Result<Validator, CompileError> {
+    let registry = Registry::new(limits);
+    let resource_ids = HashMap::with_hasher(registry.hasher.clone());
     let mut c = Compiler {
-        registry: Registry::new(limits),
+        registry,
         budget,
         inline,
         deferred,
@@ -202,7 +208,7 @@ pub(crate) fn compile(
         memo: ByAddress::default(),
         queue: VecDeque::new(),
         resources: Vec::new(),
-        resource_ids: HashMap::new(),
+        resource_ids,
         last_resource: None,
         annotates: false,
         dynamic: false,
@@ -213,8 +219,13 @@ pub(crate) fn compile(
     let doc = c
         .registry
         .add_document(schema, DEFAULT_BASE, options.dialect, budget)?;
-    // About a node per schema the scan found: the memo grows once.
-    c.memo.reserve(c.registry.schema_count());
+    // About a node per schema the scan found: the memo grows once, and
+    // the node list and the queue (whose entries are larger) at most once
+    // for a schema of up to `RESERVED_NODES` subschemas.
+    let schemas = c.registry.schema_count();
+    c.memo.reserve(schemas);
+    c.nodes.reserve(schemas.min(RESERVED_NODES));
+    c.queue.reserve(schemas.min(RESERVED_NODES));
     let root_place = Place {
         doc,
         pointer: String::new(),
@@ -293,7 +304,7 @@ impl<'s> Compiler<'s> {
         }
         let mut scope = ancestor.unwrap_or_else(|| Scope {
             base: Rc::from(DEFAULT_BASE),
-            resource_pointer: Rc::from(""),
+            resource_at: None,
             dialect: Dialect::Draft2020_12,
             vocabularies: super::Vocabularies::all(Dialect::Draft2020_12),
         });
@@ -306,7 +317,7 @@ impl<'s> Compiler<'s> {
                 if !id.starts_with('#') {
                     let resolved = uri::resolve(&scope.base, id);
                     scope.base = Rc::from(uri::split_fragment(&resolved).0);
-                    scope.resource_pointer = Rc::from(place.pointer.as_str());
+                    scope.set_resource_pointer(&place.pointer);
                 }
             }
         }
@@ -322,24 +333,34 @@ impl<'s> Compiler<'s> {
         self.subschema(place, at.scope, at.sibling(key))
     }
 
-    /// The `index`th subschema of the list under `key`.
-    pub fn child_at(&mut self, at: &At<'_, 's>, key: &str, index: usize) -> Result<NodeId, CompileError> {
+    /// `item`, the `index`th subschema of the list under `key`.
+    pub fn child_at(
+        &mut self,
+        at: &At<'_, 's>,
+        key: &str,
+        index: usize,
+        item: &'s Json,
+    ) -> Result<NodeId, CompileError> {
         let place = Place {
             doc: at.place.doc,
             pointer: pointer_item(&at.place.pointer, key, index),
         };
-        let value = at.sibling(key).and_then(|list| list.get(index));
-        self.subschema(place, at.scope, value)
+        self.subschema(place, at.scope, Some(item))
     }
 
-    /// The subschema named `name` in the map under `key`.
-    pub fn child_named(&mut self, at: &At<'_, 's>, key: &str, name: &str) -> Result<NodeId, CompileError> {
+    /// `schema`, the subschema named `name` in the map under `key`.
+    pub fn child_named(
+        &mut self,
+        at: &At<'_, 's>,
+        key: &str,
+        name: &str,
+        schema: &'s Json,
+    ) -> Result<NodeId, CompileError> {
         let place = Place {
             doc: at.place.doc,
             pointer: pointer_join(&at.place.pointer, &[key, name]),
         };
-        let value = at.sibling(key).and_then(|map| map.get(name));
-        self.subschema(place, at.scope, value)
+        self.subschema(place, at.scope, Some(schema))
     }
 
     fn subschema(
@@ -390,14 +411,14 @@ impl<'s> Compiler<'s> {
             return id;
         }
         let id = self.resources.len() as u32;
-        self.resource_ids.insert(String::from(&*scope.base), id);
+        self.resource_ids.insert(Rc::clone(&scope.base), id);
         self.resources.push(Resource {
             root: None,
             dynamic_anchors: Box::new([]),
         });
         let root_place = self.registry.resource(&scope.base).cloned().unwrap_or(Place {
             doc,
-            pointer: String::from(&*scope.resource_pointer),
+            pointer: String::from(scope.resource_pointer()),
         });
         // Each place's value read once, for its scope and its node.
         let root_value = self.registry.value(&root_place);
@@ -447,7 +468,7 @@ impl<'s> Compiler<'s> {
         value: Option<&'s Json>,
     ) -> Result<Node, CompileError> {
         let resource = self.resource_of(place.doc, scope);
-        let within = place.pointer.get(scope.resource_pointer.len()..).unwrap_or("");
+        let within = place.pointer.get(scope.resource_pointer().len()..).unwrap_or("");
         let base = if &*scope.base == DEFAULT_BASE {
             ""
         } else {

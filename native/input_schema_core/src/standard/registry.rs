@@ -7,6 +7,7 @@
 //! compile budget and the schema depth limit.
 
 use std::borrow::Cow;
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -15,6 +16,7 @@ use std::sync::OnceLock;
 use serde_json::Value as Json;
 
 use super::dialect::Dialect;
+use super::output::push_decimal;
 use super::uri;
 use super::vocabulary::Vocabularies;
 use super::{CompileError, Limits};
@@ -75,9 +77,23 @@ impl Hasher for AddressHasher {
 pub(crate) struct Scope {
     /// Shared: a scope is copied for every subschema, its strings are not.
     pub base: Rc<str>,
-    pub resource_pointer: Rc<str>,
+    /// The resource's pointer in its document; `None` for the document's
+    /// root (most schemas), which needs no allocation.
+    pub resource_at: Option<Rc<str>>,
     pub dialect: Dialect,
     pub vocabularies: Vocabularies,
+}
+
+impl Scope {
+    /// The JSON Pointer of the resource's root in its document.
+    pub fn resource_pointer(&self) -> &str {
+        self.resource_at.as_deref().unwrap_or("")
+    }
+
+    /// Makes the schema at `pointer` the root of the scope's resource.
+    pub fn set_resource_pointer(&mut self, pointer: &str) {
+        self.resource_at = (!pointer.is_empty()).then(|| Rc::from(pointer));
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -196,6 +212,46 @@ enum Holds {
     Nothing,
 }
 
+/// How a subschema's pointer extends its parent's.
+#[derive(Debug, Clone, Copy)]
+enum Step<'s> {
+    Root,
+    /// `/key`: a keyword that holds one schema.
+    Key(&'s str),
+    /// `/key/name`: a schema in a keyword's map.
+    Named(&'s str, &'s str),
+    /// `/key/index`: a schema in a keyword's list.
+    Item(&'s str, usize),
+}
+
+impl Step<'_> {
+    fn write(self, path: &mut String) {
+        match self {
+            Step::Root => {}
+            Step::Key(key) => push_pointer_token(path, key),
+            Step::Named(key, name) => {
+                push_pointer_token(path, key);
+                push_pointer_token(path, name);
+            }
+            Step::Item(key, index) => {
+                push_pointer_token(path, key);
+                path.push('/');
+                push_decimal(path, index as u64);
+            }
+        }
+    }
+}
+
+/// A schema the scan has still to visit: its parent's pointer is the
+/// first `prefix` bytes of the scan's buffer, and `scope` its parent's.
+struct Visit<'s> {
+    value: &'s Json,
+    prefix: usize,
+    step: Step<'s>,
+    scope: u32,
+    depth: usize,
+}
+
 fn holds(key: &str) -> Holds {
     match key {
         "additionalItems"
@@ -222,13 +278,18 @@ pub(crate) struct Registry<'s> {
     resources: HashMap<String, Place>,
     /// (resource URI, anchor name) -> the anchored schema.
     anchors: HashMap<(String, String), Anchor>,
-    /// Every scanned schema's scope, by its value's address.
-    scopes: ByAddress<Scope>,
+    /// Every scanned schema's scope, by its value's address: an index into
+    /// `scope_list`, where a scope is stored once for all the subschemas
+    /// that share it (most share their parent's).
+    scopes: ByAddress<u32>,
+    scope_list: Vec<Scope>,
     /// The caller's resources, by the URI they were given under, before
     /// they are scanned (a `$schema` may name one).
     pending: HashMap<String, usize>,
     /// Dynamic anchors by resource URI.
     dynamic: HashMap<String, Vec<(String, Place)>>,
+    /// The hasher of the tables above, for the compiler's own.
+    pub hasher: RandomState,
     pub limits: Limits,
 }
 
@@ -277,23 +338,28 @@ pub(crate) fn pointer_join(base: &str, tokens: &[&str]) -> String {
 
 /// `base`, `/key`, then `/index`: the place of a list's item.
 pub(crate) fn pointer_item(base: &str, key: &str, index: usize) -> String {
-    use std::fmt::Write;
-    let mut pointer = pointer_join(base, &[key]);
-    pointer.reserve(21);
-    // Writing to a String cannot fail.
-    let _ = write!(pointer, "/{index}");
+    let mut pointer = String::with_capacity(base.len() + key.len() + 22);
+    pointer.push_str(base);
+    push_pointer_token(&mut pointer, key);
+    pointer.push('/');
+    push_decimal(&mut pointer, index as u64);
     pointer
 }
 
 impl<'s> Registry<'s> {
     pub fn new(limits: Limits) -> Registry<'s> {
+        // One random key for the compile's tables keyed by text: each
+        // `RandomState::new` reads a thread-local.
+        let hasher = RandomState::new();
         Registry {
             docs: Vec::new(),
-            resources: HashMap::new(),
-            anchors: HashMap::new(),
+            resources: HashMap::with_hasher(hasher.clone()),
+            anchors: HashMap::with_hasher(hasher.clone()),
             scopes: ByAddress::default(),
-            pending: HashMap::new(),
-            dynamic: HashMap::new(),
+            scope_list: Vec::new(),
+            pending: HashMap::with_hasher(hasher.clone()),
+            dynamic: HashMap::with_hasher(hasher.clone()),
+            hasher,
             limits,
         }
     }
@@ -324,7 +390,8 @@ impl<'s> Registry<'s> {
 
     /// The scope the scan found for the schema `value`.
     pub fn scope(&self, value: &Json) -> Option<&Scope> {
-        self.scopes.get(&address(value))
+        let index = *self.scopes.get(&address(value))?;
+        self.scope_list.get(index as usize)
     }
 
     pub fn resource(&self, uri: &str) -> Option<&Place> {
@@ -471,6 +538,13 @@ impl<'s> Registry<'s> {
     }
 
     /// Records every schema of a document: scopes, resources and anchors.
+    ///
+    /// Depth first, in the order an explicit stack pops them. One buffer
+    /// holds the pointer of the schema at hand: a schema popped is a child
+    /// of one already visited, whose pointer is still a prefix of the
+    /// buffer, so it is cut back to that prefix and the child's steps
+    /// written after it. No pointer is copied unless an id, an anchor or
+    /// an error keeps it.
     fn scan(
         &mut self,
         doc: usize,
@@ -482,85 +556,110 @@ impl<'s> Registry<'s> {
             return Ok(());
         };
         let (bare, _) = uri::split_fragment(base);
-        let root_scope = Scope {
+        let root_scope = self.scope_list.len() as u32;
+        self.scope_list.push(Scope {
             base: Rc::from(bare),
-            resource_pointer: Rc::from(""),
+            resource_at: None,
             dialect,
             vocabularies: Vocabularies::all(dialect),
-        };
+        });
         self.resources.entry(bare.to_string()).or_insert(Place {
             doc,
             pointer: String::new(),
         });
-        // (value, pointer, parent scope, depth)
-        let mut stack: Vec<(&'s Json, String, Scope, usize)> = vec![(json, String::new(), root_scope, 0)];
-        while let Some((value, pointer, parent, depth)) = stack.pop() {
-            // Two units, and one per 64 bytes of the pointer it builds.
+        let mut path = String::new();
+        // The root is visited before the stack is used: a schema without
+        // subschemas allocates none.
+        let mut root = Some(Visit {
+            value: json,
+            prefix: 0,
+            step: Step::Root,
+            scope: root_scope,
+            depth: 0,
+        });
+        let mut stack: Vec<Visit<'s>> = Vec::new();
+        while let Some(visit) = root.take().or_else(|| stack.pop()) {
+            path.truncate(visit.prefix);
+            visit.step.write(&mut path);
+            let (value, depth) = (visit.value, visit.depth);
+            // Two units, and one per 64 bytes of its pointer.
             budget
-                .charge(2 + pointer.len() as u64 / 64)
+                .charge(2 + path.len() as u64 / 64)
                 .map_err(|_| CompileError::CompileBudget)?;
             if depth > self.limits.max_schema_depth {
-                return Err(CompileError::TooDeep { pointer });
+                return Err(CompileError::TooDeep { pointer: path });
             }
-            let scope = self.enter(doc, value, &pointer, &parent)?;
+            let scope = self.enter(doc, value, &path, visit.scope)?;
+            self.scopes.insert(address(value), scope);
             let Json::Object(map) = value else {
-                self.scopes.insert(address(value), scope);
                 continue;
+            };
+            let prefix = path.len();
+            let child = |value, step| Visit {
+                value,
+                prefix,
+                step,
+                scope,
+                depth: depth + 1,
             };
             // Drafts 4 to 7: beside `$ref`, nothing else is a keyword, but
             // a pointer may still reach what is written there.
-            for (key, child) in map {
+            for (key, held_value) in map {
                 let key = key.as_str();
-                let held = match (key, child) {
+                let held = match (key, held_value) {
                     ("items", Json::Array(_)) => Holds::List,
                     ("items", Json::Object(_) | Json::Bool(_)) => Holds::Single,
                     _ => holds(key),
                 };
-                if held == Holds::Single {
-                    stack.push((child, pointer_join(&pointer, &[key]), scope.clone(), depth + 1));
-                } else if held == Holds::List {
-                    if let Json::Array(items) = child {
+                match (held, held_value) {
+                    (Holds::Single, _) => stack.push(child(held_value, Step::Key(key))),
+                    (Holds::List, Json::Array(items)) => {
                         for (i, item) in items.iter().enumerate() {
-                            stack.push((item, pointer_item(&pointer, key, i), scope.clone(), depth + 1));
+                            stack.push(child(item, Step::Item(key, i)));
                         }
                     }
-                } else if held == Holds::Map {
-                    if let Json::Object(entries) = child {
+                    (Holds::Map, Json::Object(entries)) => {
                         for (name, item) in entries {
                             if key == "dependencies" && !(item.is_object() || item.is_boolean()) {
                                 continue;
                             }
-                            let pointer = pointer_join(&pointer, &[key, name]);
-                            stack.push((item, pointer, scope.clone(), depth + 1));
+                            stack.push(child(item, Step::Named(key, name)));
                         }
                     }
+                    _ => {}
                 }
             }
-            self.scopes.insert(address(value), scope);
         }
         Ok(())
     }
 
-    /// The scope of a schema given its parent's: `$schema`, the id and
-    /// anchors it declares, registered as it goes.
-    fn enter(
-        &mut self,
-        doc: usize,
-        value: &Json,
-        pointer: &str,
-        parent: &Scope,
-    ) -> Result<Scope, CompileError> {
+    /// The scope of a schema given its parent's (`$schema`, the id and
+    /// anchors it declares, registered as it goes), as its index in
+    /// `scope_list`: the parent's own unless the schema changes it.
+    fn enter(&mut self, doc: usize, value: &Json, pointer: &str, parent: u32) -> Result<u32, CompileError> {
         let Json::Object(map) = value else {
-            return Ok(parent.clone());
+            return Ok(parent);
         };
-        let mut scope = parent.clone();
+        let Some(parent_scope) = self.scope_list.get(parent as usize) else {
+            return Ok(parent);
+        };
+        // Every key read below is `$`-prefixed but drafts 4 to 7's `id`: a
+        // schema with none of them is in its parent's scope, found in one
+        // pass over its keys instead of a look-up for each.
+        let id_keyword = parent_scope.dialect.id_keyword();
+        if !map.keys().any(|key| key.starts_with('$') || key == id_keyword) {
+            return Ok(parent);
+        }
+        let mut scope = parent_scope.clone();
+        let mut changed = false;
         let is_resource_root =
-            pointer.is_empty() || map.contains_key(parent.dialect.id_keyword()) || map.contains_key("$id");
+            pointer.is_empty() || map.contains_key(scope.dialect.id_keyword()) || map.contains_key("$id");
         if is_resource_root {
             if let Some(schema_uri) = map.get("$schema").and_then(Json::as_str) {
                 let (dialect, vocabularies) = self.dialect_of(schema_uri, 0)?;
                 scope.dialect = dialect;
                 scope.vocabularies = vocabularies;
+                changed = true;
             }
         }
         let dialect = scope.dialect;
@@ -578,7 +677,8 @@ impl<'s> Registry<'s> {
                     Some(name) if dialect <= Dialect::Draft7 => {
                         if !id.starts_with('#') {
                             scope.base = Rc::from(bare);
-                            scope.resource_pointer = Rc::from(pointer);
+                            scope.set_resource_pointer(pointer);
+                            changed = true;
                             self.resources.entry(bare.to_string()).or_insert(place.clone());
                         }
                         self.anchors
@@ -591,7 +691,8 @@ impl<'s> Registry<'s> {
                     Some(_) => {}
                     None => {
                         scope.base = Rc::from(bare);
-                        scope.resource_pointer = Rc::from(pointer);
+                        scope.set_resource_pointer(pointer);
+                        changed = true;
                         self.resources.entry(bare.to_string()).or_insert(place);
                     }
                 }
@@ -626,12 +727,18 @@ impl<'s> Registry<'s> {
                 }
             }
         }
-        Ok(scope)
+        if !changed {
+            return Ok(parent);
+        }
+        let index = self.scope_list.len() as u32;
+        self.scope_list.push(scope);
+        Ok(index)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::expect_used)]
     use super::*;
 
     #[test]
@@ -648,6 +755,81 @@ mod tests {
         assert_eq!(pointer, "/a/b~0c/d~1e//0");
         let deep = pointer_join(&pointer_join("/a", &["b~c", "d/e"]), &["1", "~1/~0"]);
         assert_eq!(at_pointer(&doc, &deep), Some(&serde_json::json!(true)));
+    }
+
+    #[test]
+    fn the_scan_registers_each_id_and_anchor_at_its_own_pointer() {
+        // A deep subtree before a shallower sibling (the scan's pointer
+        // buffer is cut back to the sibling's parent), names to escape, a
+        // list past ten items, and a resource inside the document.
+        let all_of: Vec<Json> = (0..12)
+            .map(|i| match i {
+                11 => serde_json::json!({"$anchor": "eleventh"}),
+                _ => serde_json::json!({}),
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "$id": "https://example.com/root",
+            "properties": {
+                "a": {"properties": {"deep/x~y": {"$anchor": "deep", "items": {"$id": "inner", "$anchor": "in"}}}},
+                "b": {"$anchor": "b", "not": {"$anchor": "not"}}
+            },
+            "allOf": all_of,
+            "$defs": {"d": {"$dynamicAnchor": "node", "prefixItems": [true, {"$anchor": "second"}]}}
+        });
+        let budget = Budget::unlimited();
+        let mut registry = Registry::new(Limits::default());
+        let added = registry.add_document(&doc, "json-schema:///", Dialect::Draft2020_12, &budget);
+        assert_eq!(added.ok(), Some(0));
+        // Twelve `allOf` items, nine other subschemas.
+        assert_eq!(registry.schema_count(), 21);
+        let root = "https://example.com/root";
+        let inner = "https://example.com/inner";
+        let anchor = |resource: &str, name: &str| {
+            registry
+                .anchor(resource, name)
+                .map(|a| (a.place.pointer.clone(), a.dynamic))
+        };
+        let at = |pointer: &str| Some((pointer.to_string(), false));
+        assert_eq!(anchor(root, "deep"), at("/properties/a/properties/deep~1x~0y"));
+        assert_eq!(anchor(root, "b"), at("/properties/b"));
+        assert_eq!(anchor(root, "not"), at("/properties/b/not"));
+        assert_eq!(anchor(root, "eleventh"), at("/allOf/11"));
+        assert_eq!(anchor(root, "second"), at("/$defs/d/prefixItems/1"));
+        assert_eq!(anchor(root, "node"), Some(("/$defs/d".to_string(), true)));
+        assert_eq!(
+            anchor(inner, "in"),
+            at("/properties/a/properties/deep~1x~0y/items")
+        );
+        assert_eq!(anchor(root, "in"), None);
+        assert_eq!(
+            registry.resource(inner).map(|p| p.pointer.as_str()),
+            Some("/properties/a/properties/deep~1x~0y/items")
+        );
+        // Every schema's scope, found by its value: the resource it is in.
+        let scope = |pointer: &str| {
+            let value = at_pointer(&doc, pointer).expect(pointer);
+            registry
+                .scope(value)
+                .map(|s| (s.base.to_string(), s.resource_pointer().to_string()))
+        };
+        let in_root = Some((root.to_string(), String::new()));
+        for pointer in [
+            "",
+            "/properties/a",
+            "/properties/b/not",
+            "/allOf/11",
+            "/$defs/d/prefixItems/0",
+        ] {
+            assert_eq!(scope(pointer), in_root, "{pointer}");
+        }
+        assert_eq!(
+            scope("/properties/a/properties/deep~1x~0y/items"),
+            Some((
+                inner.to_string(),
+                "/properties/a/properties/deep~1x~0y/items".to_string()
+            ))
+        );
     }
 
     #[test]
