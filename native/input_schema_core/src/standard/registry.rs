@@ -340,9 +340,7 @@ pub(crate) fn pointer_join(base: &str, tokens: &[&str]) -> String {
 pub(crate) fn pointer_item(base: &str, key: &str, index: usize) -> String {
     let mut pointer = String::with_capacity(base.len() + key.len() + 22);
     pointer.push_str(base);
-    push_pointer_token(&mut pointer, key);
-    pointer.push('/');
-    push_decimal(&mut pointer, index as u64);
+    Step::Item(key, index).write(&mut pointer);
     pointer
 }
 
