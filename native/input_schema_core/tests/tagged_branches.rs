@@ -5,10 +5,10 @@
 //! tag from being found: both must give the same verdict and the same
 //! failures, in the same order, on every instance. Schemas and instances
 //! are generated from a fixed seed: `const` and `enum` tags, tags shared by
-//! two branches, branches behind `$ref`, branches that do not require the
-//! tag or allow more than objects (no tag then), `unevaluatedProperties`
-//! beside the union, and instances with every tag, other values, no tag,
-//! and other types.
+//! two branches, list constants, branches behind `$ref`, branches that do
+//! not require the tag or allow more than objects (no tag then),
+//! `unevaluatedProperties` beside the union, and instances with every tag,
+//! other values (lists and maps among them), no tag, and other types.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -23,10 +23,12 @@ const FIELDS: [&str; 3] = ["a", "b", "c"];
 /// A branch with tag `tag`; `twin`: its tag schema also holds
 /// `"not": false`.
 fn branch(rng: &mut Rng, tag: &str, twin: bool, plain: bool) -> Map<String, Value> {
-    let mut tag_schema = if rng.chance(70) {
-        json!({"const": tag})
-    } else {
-        json!({"enum": [tag, TAGS[rng.below(TAGS.len())]]})
+    let mut tag_schema = match rng.below(10) {
+        0..=5 => json!({"const": tag}),
+        // A constant that is a list: the instance's value is compared
+        // item by item, not by its shape.
+        6 => json!({"const": [tag]}),
+        _ => json!({"enum": [tag, TAGS[rng.below(TAGS.len())]]}),
     };
     if twin {
         tag_schema["not"] = json!(false);
@@ -121,7 +123,13 @@ fn instance(rng: &mut Rng) -> Value {
             match rng.below(6) {
                 0 => {}
                 1 => {
-                    let others = [json!("other"), json!(7), json!(true)];
+                    let others = [
+                        json!("other"),
+                        json!(7),
+                        json!(true),
+                        json!([TAGS[rng.below(TAGS.len())]]),
+                        json!({"kind": "circle"}),
+                    ];
                     object.insert("kind".into(), others[rng.below(others.len())].clone());
                 }
                 _ => {

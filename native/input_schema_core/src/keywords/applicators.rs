@@ -10,6 +10,7 @@
 
 use serde_json::Value as Json;
 
+use super::types::Read;
 use super::{entry, Body, Compiled, Entry, Keyword, Node, NodeId};
 use crate::error::{ArgumentError, SchemaError};
 use crate::schema::{
@@ -47,6 +48,10 @@ pub(crate) struct Tag {
     /// Each branch's schema of the property, in branch order.
     schemas: Box<[NodeId]>,
 }
+
+/// A tag and the instance's value of it (`None`: the instance is not a
+/// map, or has no such entry).
+type Tagged<'b, 'a, V> = (&'b Tag, Option<Read<'a, V>>);
 
 /// The most `$ref`-only nodes followed from a branch to the schema that
 /// gives its tag.
@@ -227,7 +232,7 @@ impl Walk<'_> {
 
     /// Whether branch `i` may hold by its tag (`tagged`: the tag and the
     /// instance's value of it), or has no tag.
-    fn tag_allows<'a, V: Value<'a>>(&mut self, tagged: Option<(&Tag, Option<V>)>, i: usize) -> Step {
+    fn tag_allows<'a, V: Value<'a>>(&mut self, tagged: Option<&Tagged<'_, 'a, V>>, i: usize) -> Step {
         let Some((tag, value)) = tagged else {
             return Ok(true);
         };
@@ -240,7 +245,7 @@ impl Walk<'_> {
     /// Whether a tag schema (`const` or `enum` alone) holds for `value`:
     /// its entries checked as the walk checks them, without the walk's
     /// visit of a node (charged its unit all the same).
-    fn constants_hold<'a, V: Value<'a>>(&mut self, schema: NodeId, value: V) -> Step {
+    fn constants_hold<'a, V: Value<'a>>(&mut self, schema: NodeId, value: &Read<'a, V>) -> Step {
         let entries = match self.v.nodes.get(schema as usize).map(|node| &node.body) {
             Some(Body::Keywords(entries, _)) => entries,
             // Not reachable: a tag schema is `const` or `enum` alone.
@@ -249,8 +254,8 @@ impl Walk<'_> {
         self.charge(1)?;
         for entry in entries.iter() {
             let holds = match &entry.keyword {
-                Keyword::Const(constant) => self.const_holds(constant, value)?,
-                Keyword::Enum(choices) => self.enum_holds(choices, value)?,
+                Keyword::Const(constant) => self.const_holds_read(constant, value)?,
+                Keyword::Enum(choices) => self.enum_holds_read(choices, value)?,
                 // Not reachable, as above.
                 _ => return Err(Limit::Depth),
             };
@@ -261,14 +266,15 @@ impl Walk<'_> {
         Ok(true)
     }
 
-    /// The tag of `branches` with the instance's value of it.
+    /// The tag of `branches` with the instance's value of it, read once for
+    /// every branch's constants.
     fn tagged<'b, 'a, V: Value<'a>>(
         &self,
         branches: &'b Branches,
         instance: V,
-    ) -> Result<Option<(&'b Tag, Option<V>)>, Limit> {
+    ) -> Result<Option<Tagged<'b, 'a, V>>, Limit> {
         match &branches.tag {
-            Some(tag) => Ok(Some((tag, self.tag_value(tag, instance)?))),
+            Some(tag) => Ok(Some((tag, self.tag_value(tag, instance)?.map(Read::of)))),
             None => Ok(None),
         }
     }
@@ -286,7 +292,7 @@ impl Walk<'_> {
         let mut valid = false;
         for (i, &node) in branches.nodes.iter().enumerate() {
             let kp = kp.push(Seg::Index(i));
-            if !self.tag_allows(tagged, i)? {
+            if !self.tag_allows(tagged.as_ref(), i)? {
                 continue;
             }
             if self.probe(node, instance, &kp, ip, ann.as_deref_mut())? {
@@ -316,24 +322,29 @@ impl Walk<'_> {
         ann: Option<&mut Ann>,
     ) -> Step {
         let tagged = self.tagged(branches, instance)?;
-        let mut matched: Vec<usize> = Vec::new();
+        // The first two branches that hold: a third changes nothing.
+        let mut matched = [0usize; 2];
+        let mut count = 0;
         let mut kept = Ann::default();
         for (i, &node) in branches.nodes.iter().enumerate() {
             let kp = kp.push(Seg::Index(i));
-            if !self.tag_allows(tagged, i)? {
+            if !self.tag_allows(tagged.as_ref(), i)? {
                 continue;
             }
             let mut branch = Ann::default();
             let holds = self.probe(node, instance, &kp, ip, ann.is_some().then_some(&mut branch))?;
             if holds {
-                matched.push(i);
+                if let Some(slot) = matched.get_mut(count) {
+                    *slot = i;
+                }
+                count += 1;
                 kept = branch;
-                if matched.len() > 1 {
+                if count > 1 {
                     break;
                 }
             }
         }
-        match matched.as_slice() {
+        match matched.get(..count).unwrap_or(&matched) {
             [_] => {
                 if let Some(ann) = ann {
                     ann.merge(kept);

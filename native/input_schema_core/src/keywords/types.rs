@@ -257,19 +257,26 @@ impl Walk<'_> {
 
     /// Whether `instance` is one of `choices` (`enum`), without recording.
     pub(crate) fn enum_holds<'a, V: Value<'a>>(&self, choices: &[Datum], instance: V) -> Step {
-        let shape = instance.shape();
-        if matches!(shape, Shape::List | Shape::Map) {
-            for choice in choices {
-                self.charge(1)?;
-                if self.equals_charged(instance, choice)? {
-                    return Ok(true);
+        self.enum_holds_read(choices, &Read::of(instance))
+    }
+
+    /// [`Walk::enum_holds`] of an instance already read.
+    pub(crate) fn enum_holds_read<'a, V: Value<'a>>(&self, choices: &[Datum], read: &Read<'a, V>) -> Step {
+        match read {
+            Read::Compound(instance) => {
+                for choice in choices {
+                    self.charge(1)?;
+                    if self.equals_charged(*instance, choice)? {
+                        return Ok(true);
+                    }
                 }
+                Ok(false)
             }
-            Ok(false)
-        } else {
-            // A scalar: its shape read once, each choice compared with it.
-            self.charge(choices.len() as u64)?;
-            Ok(choices.iter().any(|choice| scalar_equals(&shape, choice)) && same_kinds(instance, &shape))
+            // A scalar: each choice compared with its shape.
+            Read::Scalar { instance, shape } => {
+                self.charge(choices.len() as u64)?;
+                Ok(choices.iter().any(|choice| scalar_equals(shape, choice)) && same_kinds(*instance, shape))
+            }
         }
     }
 
@@ -289,12 +296,17 @@ impl Walk<'_> {
 
     /// Whether `instance` is `value` (`const`), without recording.
     pub(crate) fn const_holds<'a, V: Value<'a>>(&self, value: &Datum, instance: V) -> Step {
-        let shape = instance.shape();
-        if matches!(shape, Shape::List | Shape::Map) {
-            return self.equals_charged(instance, value);
+        self.const_holds_read(value, &Read::of(instance))
+    }
+
+    /// [`Walk::const_holds`] of an instance already read.
+    pub(crate) fn const_holds_read<'a, V: Value<'a>>(&self, value: &Datum, read: &Read<'a, V>) -> Step {
+        match read {
+            Read::Compound(instance) => self.equals_charged(*instance, value),
+            Read::Scalar { instance, shape } => {
+                Ok(scalar_equals(shape, value) && same_kinds(*instance, shape))
+            }
         }
-        // A scalar (a tag's value, most often): its shape read once.
-        Ok(scalar_equals(&shape, value) && same_kinds(instance, &shape))
     }
 
     /// [`equals`], with the list cells counted and every item and entry
@@ -338,6 +350,23 @@ impl Walk<'_> {
                 Ok(true)
             }
             _ => Ok(equals(instance, datum)),
+        }
+    }
+}
+
+/// An instance read for `enum` and `const`: a scalar's shape, read once
+/// however many constants it is compared with (a tag's value, against
+/// each branch's), or a list or a map, compared item by item.
+pub(crate) enum Read<'a, V> {
+    Scalar { instance: V, shape: Shape<'a> },
+    Compound(V),
+}
+
+impl<'a, V: Value<'a>> Read<'a, V> {
+    pub(crate) fn of(instance: V) -> Read<'a, V> {
+        match instance.shape() {
+            Shape::List | Shape::Map => Read::Compound(instance),
+            shape => Read::Scalar { instance, shape },
         }
     }
 }
