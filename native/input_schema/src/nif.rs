@@ -679,20 +679,28 @@ fn decode_json<'a>(env: Env<'a>, text: Term<'a>) -> Term<'a> {
 // ---------------------------------------------------------------- entries
 //
 // `validate/3` and `validate_compiled/4` are the calls a runtime makes on
-// every tool call. Their entries are written here rather than by
-// `#[rustler::nif]`, whose wrapper collects the arguments into a `Vec`: an
-// allocation and a free on every call, a tenth of a coding-tool call's
-// instructions. The bodies (`validate_inline`, `validate_compiled_inline`)
-// catch panics themselves; decoding the mode cannot panic.
+// every tool call, and the standard entry point's validation of a compiled
+// schema or a schema map is the same kind of call. Their entries are
+// written here (and in `standard.rs`) rather than by `#[rustler::nif]`,
+// whose wrapper collects the arguments into a `Vec`: an allocation and a
+// free on every call, a tenth of a coding-tool call's instructions. The
+// bodies (`validate_inline`, `validate_compiled_inline`, and the standard
+// ones) catch panics themselves; decoding the mode cannot panic.
 
 /// The hand-written entries, for the library's function table (`lib.rs`).
-pub const HOT: [(&std::ffi::CStr, u32, RawNif); 2] = [
+pub const HOT: [(&std::ffi::CStr, u32, RawNif); 4] = [
     (c"validate", 3, validate_entry),
     (c"validate_compiled", 4, validate_compiled_entry),
+    (
+        c"json_schema_validate",
+        3,
+        crate::standard::json_schema_validate_entry,
+    ),
+    (c"json_schema_check", 6, crate::standard::json_schema_check_entry),
 ];
 
-type RawTerm = rustler::sys::ErlNifTerm;
-type RawEnv = rustler::sys::ErlNifEnv;
+pub(crate) type RawTerm = rustler::sys::ErlNifTerm;
+pub(crate) type RawEnv = rustler::sys::ErlNifEnv;
 type RawNif = unsafe extern "C" fn(*mut RawEnv, i32, *const RawTerm) -> RawTerm;
 
 /// Runs `body` on a call's arguments; `badarg` when it refuses them (only a
@@ -700,7 +708,7 @@ type RawNif = unsafe extern "C" fn(*mut RawEnv, i32, *const RawTerm) -> RawTerm;
 ///
 /// # Safety
 /// `env`, `argc` and `argv` are what the runtime passed to a NIF.
-unsafe fn entry(
+pub(crate) unsafe fn entry(
     env: *mut RawEnv,
     argc: i32,
     argv: *const RawTerm,
@@ -722,17 +730,23 @@ unsafe fn entry(
     }
 }
 
+/// Exactly `N` arguments, as terms of `env`.
+pub(crate) fn terms<'a, const N: usize>(env: Env<'a>, args: &[RawTerm]) -> Option<[Term<'a>; N]> {
+    let args: &[RawTerm; N] = args.try_into().ok()?;
+    // SAFETY: the runtime's arguments are terms of this call's environment.
+    Some(args.map(|raw| unsafe { Term::new(env, raw) }))
+}
+
 /// Exactly `N` arguments, as terms of `env`, then the mode atom (`mode`).
 fn arguments<'a, const N: usize>(
     env: Env<'a>,
     args: &[RawTerm],
 ) -> Option<([Term<'a>; N], bool, FormatMode)> {
     let (last, rest) = args.split_last()?;
-    let rest: &[RawTerm; N] = rest.try_into().ok()?;
+    let rest = terms::<N>(env, rest)?;
     // SAFETY: the runtime's arguments are terms of this call's environment.
-    let term = |raw: RawTerm| unsafe { Term::new(env, raw) };
-    let (all_errors, formats) = mode(term(*last))?;
-    Some((rest.map(term), all_errors, formats))
+    let (all_errors, formats) = mode(unsafe { Term::new(env, *last) })?;
+    Some((rest, all_errors, formats))
 }
 
 unsafe extern "C" fn validate_entry(env: *mut RawEnv, argc: i32, argv: *const RawTerm) -> RawTerm {

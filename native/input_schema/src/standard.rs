@@ -501,7 +501,9 @@ fn validate_with<'a>(
 /// about as long as the gateway's 1,000 (at most 50-70 µs a call).
 const WALK_INLINE_BUDGET: u64 = 2_000;
 
-#[rustler::nif]
+/// `validate/2` and `valid?/2` of a compiled schema.
+///
+/// Its entry is [`crate::nif::HOT`]'s, not rustler's.
 fn json_schema_validate<'a>(env: Env<'a>, compiled: Term<'a>, instance: Term<'a>, mode: Atom) -> Term<'a> {
     guarded(env, || {
         let budget = Budget::new(WALK_INLINE_BUDGET);
@@ -530,7 +532,8 @@ fn json_schema_validate_dirty<'a>(
 /// compiled schema is answered as a resource, `{:dirty_validate,
 /// resource}`, for `json_schema_validate_dirty`. `:dirty` when the compile
 /// is over its inline budget: `json_schema_check_dirty` does both.
-#[rustler::nif]
+///
+/// Its entry is [`crate::nif::HOT`]'s, not rustler's.
 fn json_schema_check<'a>(
     env: Env<'a>,
     schema: Term<'a>,
@@ -620,5 +623,58 @@ fn json_schema_bytes<'a>(env: Env<'a>, compiled: Term<'a>) -> Term<'a> {
     match resource::get_standard(compiled) {
         Some(validator) => validator.approximate_bytes().encode(env),
         None => atom::nil().encode(env),
+    }
+}
+
+// ---------------------------------------------------------------- entries
+//
+// The two calls a validation of a compiled schema or of a schema map makes
+// have hand-written entries, as the gateway's do (`crate::nif::HOT`): no
+// `Vec` of arguments, no second panic guard. The bodies catch panics
+// themselves (`guarded`); reading the atoms cannot panic, and a term that
+// is not one is `badarg`, as rustler's wrapper answers it.
+
+/// The atom `term` is, or `None`.
+fn atom_of(term: Term<'_>) -> Option<Atom> {
+    Atom::from_term(term).ok()
+}
+
+/// # Safety
+/// The runtime calls this as a NIF.
+pub(crate) unsafe extern "C" fn json_schema_validate_entry(
+    env: *mut crate::nif::RawEnv,
+    argc: i32,
+    argv: *const crate::nif::RawTerm,
+) -> crate::nif::RawTerm {
+    // SAFETY: the runtime calls this as a NIF.
+    unsafe {
+        crate::nif::entry(env, argc, argv, |env, args| {
+            let [compiled, instance, mode] = crate::nif::terms(env, args)?;
+            Some(json_schema_validate(env, compiled, instance, atom_of(mode)?))
+        })
+    }
+}
+
+/// # Safety
+/// The runtime calls this as a NIF.
+pub(crate) unsafe extern "C" fn json_schema_check_entry(
+    env: *mut crate::nif::RawEnv,
+    argc: i32,
+    argv: *const crate::nif::RawTerm,
+) -> crate::nif::RawTerm {
+    // SAFETY: the runtime calls this as a NIF.
+    unsafe {
+        crate::nif::entry(env, argc, argv, |env, args| {
+            let [schema, instance, mode, dialect, resources, formats] = crate::nif::terms(env, args)?;
+            Some(json_schema_check(
+                env,
+                schema,
+                instance,
+                atom_of(mode)?,
+                atom_of(dialect)?,
+                resources,
+                atom_of(formats)?,
+            ))
+        })
     }
 }

@@ -67,6 +67,48 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
     end
   end
 
+  describe "the hand-written entries of the standard entry point's validations" do
+    # `json_schema_validate/3` and `json_schema_check/6` are written without
+    # rustler's wrapper too (standard.rs, "entries"): a mode, dialect or
+    # formats argument that is not an atom is refused with `badarg`, as
+    # rustler's decoding refuses it, and so do their dirty halves.
+    test "answer as the public API does, and refuse an argument that is not an atom" do
+      schema = %{"required" => ["q"], "properties" => %{"q" => %{"type" => "integer"}}}
+      {:ok, %{resource: resource}} = Backplane.JSONSchema.compile(schema)
+
+      assert Native.json_schema_validate(resource, %{"q" => 1}, :all) == :ok
+      assert Native.json_schema_validate(resource, %{"q" => 1}, :valid) == true
+      assert Native.json_schema_validate(resource, %{}, :valid) == false
+
+      assert {:error, [{"required", "required property \"q\" is missing", "/required", "", nil}]} =
+               Native.json_schema_validate(resource, %{}, :all)
+
+      check = &Native.json_schema_check(schema, &1, &2, :draft2020_12, %{}, :annotate)
+      assert check.(%{"q" => 1}, :all) == :ok
+      assert check.(%{"q" => "1"}, :valid) == false
+
+      assert {:error,
+              [{"type", "instance is not of type integer", "/properties/q/type", "/q", nil}]} =
+               check.(%{"q" => "1"}, :all)
+
+      for bad <- [1, "all", {:all}, [:all]] do
+        refuse = [
+          fn -> Native.json_schema_validate(resource, %{}, bad) end,
+          fn -> Native.json_schema_validate_dirty(resource, %{}, bad) end,
+          fn -> Native.json_schema_check(schema, %{}, bad, :draft2020_12, %{}, :annotate) end,
+          fn -> Native.json_schema_check(schema, %{}, :all, bad, %{}, :annotate) end,
+          fn -> Native.json_schema_check(schema, %{}, :all, :draft2020_12, %{}, bad) end,
+          fn -> Native.json_schema_check_dirty(schema, %{}, :all, bad, %{}, :annotate) end
+        ]
+
+        for call <- refuse, do: assert_raise(ArgumentError, call)
+      end
+
+      # The library still answers.
+      assert Backplane.JSONSchema.valid?(schema, %{"q" => 1})
+    end
+  end
+
   describe "the map order the NIF learns when it loads" do
     # `:maps.iterator/1` walks a map as the NIF's iterator does; whether
     # `Map.keys/1` lists that order or its reverse is what OTP releases
