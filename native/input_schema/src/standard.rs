@@ -13,7 +13,7 @@ use rustler::{Atom, Encoder, Env, Term, TermType};
 use serde_json::{Map, Number as JsonNumber, Value as Json};
 
 use crate::resource;
-use crate::term::{binary, details_map, BeamTerm};
+use crate::term::{binary, details_map, BeamTerm, Entries};
 use input_schema_core::budget::Budget;
 use input_schema_core::standard::{
     CompileError, Dialect, FormatMode, Limit, Options, OutputUnit, Validator, COMPILE_BUDGET,
@@ -114,74 +114,77 @@ impl<'a> Reader<'a, '_> {
     }
 
     fn read(&mut self, term: Term<'a>) -> Result<Json, Stop> {
-        input_schema_core::stack::deep(|| {
-            self.budget.charge(TERM_UNITS).map_err(|_| Stop::Budget)?;
-            if self.path.len() >= MAX_TERM_DEPTH {
-                if self.cut_at.is_none() {
-                    self.cut_at = Some(self.pointer());
-                }
-                return Ok(Json::Null);
+        self.budget.charge(TERM_UNITS).map_err(|_| Stop::Budget)?;
+        if self.path.len() >= MAX_TERM_DEPTH {
+            if self.cut_at.is_none() {
+                self.cut_at = Some(self.pointer());
             }
-            Ok(match term.get_type() {
-                // Compared as terms: an atom's name is not copied out.
-                TermType::Atom => match BeamTerm(term).shape() {
-                    Shape::Nil => Json::Null,
-                    Shape::Bool(b) => Json::Bool(b),
-                    _ => return Err(self.not_json()),
-                },
-                TermType::Binary => Json::String(self.text(term)?),
-                TermType::Integer => match term.decode::<i64>() {
-                    Ok(n) => Json::Number(n.into()),
-                    Err(_) => {
-                        let big: num_bigint::BigInt = term.decode().map_err(|_| self.not_json())?;
-                        Json::Number(
-                            big.to_string()
-                                .parse::<JsonNumber>()
-                                .map_err(|_| self.not_json())?,
-                        )
-                    }
-                },
-                TermType::Float => {
-                    let f: f64 = term.decode().map_err(|_| self.not_json())?;
-                    Json::Number(JsonNumber::from_f64(f).ok_or_else(|| self.not_json())?)
-                }
-                TermType::List => {
-                    let mut items = Vec::new();
-                    let mut tail = term;
-                    while let Ok((head, rest)) = tail.list_get_cell() {
-                        self.path.push(Step::Index(items.len()));
-                        items.push(self.read(head)?);
-                        self.path.pop();
-                        tail = rest;
-                    }
-                    if !tail.is_empty_list() {
-                        return Err(self.not_json());
-                    }
-                    Json::Array(items)
-                }
-                TermType::Map => {
-                    if BeamTerm(term).is_struct() {
-                        return Err(self.not_json());
-                    }
-                    let mut map = Map::new();
-                    let entries =
-                        rustler::types::map::MapIterator::new(term).ok_or_else(|| self.not_json())?;
-                    for (key, value) in entries {
-                        let name = match key.get_type() {
-                            TermType::Atom => key.atom_to_string().map_err(|_| self.not_json())?,
-                            TermType::Binary => self.text(key)?,
-                            _ => return Err(self.not_json()),
-                        };
-                        self.path.push(Step::Key(key));
-                        let value = self.read(value)?;
-                        self.path.pop();
-                        map.insert(name, value);
-                    }
-                    Json::Object(map)
-                }
+            return Ok(Json::Null);
+        }
+        Ok(match term.get_type() {
+            // Compared as terms: an atom's name is not copied out.
+            TermType::Atom => match BeamTerm(term).shape() {
+                Shape::Nil => Json::Null,
+                Shape::Bool(b) => Json::Bool(b),
                 _ => return Err(self.not_json()),
-            })
+            },
+            TermType::Binary => Json::String(self.text(term)?),
+            TermType::Integer => match term.decode::<i64>() {
+                Ok(n) => Json::Number(n.into()),
+                Err(_) => {
+                    let big: num_bigint::BigInt = term.decode().map_err(|_| self.not_json())?;
+                    Json::Number(
+                        big.to_string()
+                            .parse::<JsonNumber>()
+                            .map_err(|_| self.not_json())?,
+                    )
+                }
+            },
+            TermType::Float => {
+                let f: f64 = term.decode().map_err(|_| self.not_json())?;
+                Json::Number(JsonNumber::from_f64(f).ok_or_else(|| self.not_json())?)
+            }
+            // Only a list or a map recurses: the stack is checked there.
+            TermType::List => input_schema_core::stack::deep(|| self.list(term))?,
+            TermType::Map => input_schema_core::stack::deep(|| self.map(term))?,
+            _ => return Err(self.not_json()),
         })
+    }
+
+    fn list(&mut self, term: Term<'a>) -> Result<Json, Stop> {
+        let mut items = Vec::new();
+        let mut tail = term;
+        while let Ok((head, rest)) = tail.list_get_cell() {
+            self.path.push(Step::Index(items.len()));
+            items.push(self.read(head)?);
+            self.path.pop();
+            tail = rest;
+        }
+        if !tail.is_empty_list() {
+            return Err(self.not_json());
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn map(&mut self, term: Term<'a>) -> Result<Json, Stop> {
+        if BeamTerm(term).is_struct() {
+            return Err(self.not_json());
+        }
+        let mut map = Map::new();
+        let entries = Entries::forward(term).ok_or_else(|| self.not_json())?;
+        for (key, value) in entries {
+            let (key, value) = (key.0, value.0);
+            let name = match key.get_type() {
+                TermType::Atom => key.atom_to_string().map_err(|_| self.not_json())?,
+                TermType::Binary => self.text(key)?,
+                _ => return Err(self.not_json()),
+            };
+            self.path.push(Step::Key(key));
+            let value = self.read(value)?;
+            self.path.pop();
+            map.insert(name, value);
+        }
+        Ok(Json::Object(map))
     }
 
     /// A binary's text, charged by its length.

@@ -138,6 +138,13 @@ pub struct Entries<'a> {
 }
 
 impl<'a> Entries<'a> {
+    /// A map's entries from its iterator's head (`None`: not a map).
+    #[inline]
+    pub fn forward(map: Term<'a>) -> Option<Entries<'a>> {
+        let entries = Entries::new(map, false);
+        entries.live.then_some(entries)
+    }
+
     #[inline]
     fn new(map: Term<'a>, backward: bool) -> Entries<'a> {
         let start = if backward {
