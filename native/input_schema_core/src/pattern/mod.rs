@@ -84,7 +84,7 @@ pub const FAILED_DENSE_UNITS: u64 = 30_000;
 /// few patterns (`^[A-Za-z0-9-]+$` for every repository owner), and
 /// determinising a DFA costs tens of microseconds. Bounded by count and by
 /// automaton bytes, oldest out first. Gateway patterns are kept under their
-/// source, standard ones under [`standard_key`], so that neither grammar
+/// source, standard ones under [`with_standard_key`]'s, so that neither grammar
 /// ever finds the other's decision.
 pub const PATTERN_CACHE_ENTRIES: usize = 1024;
 pub const PATTERN_CACHE_BYTES: usize = 32 << 20;
@@ -141,14 +141,27 @@ impl PatternCache {
 
 static PATTERN_CACHE: Mutex<Option<PatternCache>> = Mutex::new(None);
 
-/// The cache key of a standard pattern: its source after a 0xFF byte. No
-/// gateway key holds that byte (only valid UTF-8, which never does, compiles
-/// and is kept).
-fn standard_key(source: &[u8]) -> Vec<u8> {
+/// The longest standard key written on the stack (`with_standard_key`):
+/// most patterns are shorter, and their look-up allocates nothing.
+const SHORT_KEY: usize = 128;
+
+/// Runs `f` on the cache key of a standard pattern: its source after a 0xFF
+/// byte. No gateway key holds that byte (only valid UTF-8, which never
+/// does, compiles and is kept).
+fn with_standard_key<R>(source: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
+    let mut short = [0u8; SHORT_KEY];
+    if let Some((first, rest)) = short
+        .get_mut(..=source.len())
+        .and_then(|key| key.split_first_mut())
+    {
+        *first = 0xFF;
+        rest.copy_from_slice(source);
+        return f(short.get(..=source.len()).unwrap_or_default());
+    }
     let mut key = Vec::with_capacity(source.len() + 1);
     key.push(0xFF);
     key.extend_from_slice(source);
-    key
+    f(&key)
 }
 
 fn with_pattern_cache<R>(f: impl FnOnce(&mut PatternCache) -> R) -> R {
@@ -428,20 +441,21 @@ impl Pattern {
             // Before copying a source of any size into a key.
             return Err(PatternError::TooLarge);
         }
-        let key = standard_key(source);
-        if let Some(found) = with_pattern_cache(|c| c.by_source.get(key.as_slice()).cloned()) {
-            return Ok(found);
-        }
-        let pattern = Arc::new(Pattern::compile_standard(source)?);
-        let evicted = with_pattern_cache(|c| c.insert(&key, &pattern));
-        drop(evicted);
-        Ok(pattern)
+        with_standard_key(source, |key| {
+            if let Some(found) = with_pattern_cache(|c| c.by_source.get(key).cloned()) {
+                return Ok(found);
+            }
+            let pattern = Arc::new(Pattern::compile_standard(source)?);
+            let evicted = with_pattern_cache(|c| c.insert(key, &pattern));
+            drop(evicted);
+            Ok(pattern)
+        })
     }
 
     /// The standard-mode pattern of an identical source compiled before,
     /// without waiting (as [`Pattern::find_shared`], for normal schedulers).
     pub fn find_standard_shared(source: &[u8]) -> Option<Arc<Pattern>> {
-        Pattern::find_shared(&standard_key(source))
+        with_standard_key(source, Pattern::find_shared)
     }
 
     /// Checks and compiles pattern source, in the contract's order: size,

@@ -549,6 +549,34 @@ fn the_official_suite_cases() {
     assert!(is_valid_ecmascript("([abc])+\\s+$"));
 }
 
+/// A standard pattern is found again whether its key fits the stack
+/// buffer or not: sources of 126, 127 and 128 bytes (a source of up to 127
+/// bytes is keyed on the stack) and a long one, each found by
+/// `find_standard_shared` as the same automaton, and never by the
+/// gateway's look-up.
+#[test]
+fn standard_keys_of_every_length_find_their_pattern() {
+    for length in [1usize, 126, 127, 128, 129, 600] {
+        let body = "k".repeat(length.saturating_sub(2));
+        let source = format!("^{body}$");
+        assert_eq!(source.len(), length.max(2), "{length}");
+        let compiled =
+            Pattern::compile_standard_shared(source.as_bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+        let found = Pattern::find_standard_shared(source.as_bytes()).unwrap_or_else(|| panic!("{length}"));
+        assert!(Arc::ptr_eq(&compiled, &found), "{length}");
+        assert!(Pattern::find_shared(source.as_bytes()).is_none(), "{length}");
+        // A source one byte shorter is another key.
+        let shorter = format!("^{}$", "k".repeat(length.saturating_sub(3)));
+        if shorter != source {
+            assert!(
+                Pattern::find_standard_shared(shorter.as_bytes())
+                    .is_none_or(|other| !Arc::ptr_eq(&other, &compiled)),
+                "{length}"
+            );
+        }
+    }
+}
+
 /// `compile_standard_shared` reuses its own decisions and never the
 /// gateway's, for sources both grammars accept and for those they read
 /// differently.
