@@ -412,6 +412,7 @@ impl<'s> Compiler<'s> {
         }
         let id = self.resources.len() as u32;
         self.resource_ids.insert(Rc::clone(&scope.base), id);
+        self.last_resource = Some((Rc::clone(&scope.base), id));
         self.resources.push(Resource {
             root: None,
             dynamic_anchors: Box::new([]),
