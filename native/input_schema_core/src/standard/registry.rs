@@ -275,7 +275,7 @@ fn holds(key: &str) -> Holds {
 pub(crate) struct Registry<'s> {
     docs: Vec<&'s Json>,
     /// Absolute URI (no fragment) -> the resource's root.
-    resources: HashMap<String, Place>,
+    resources: HashMap<Rc<str>, Place>,
     /// (resource URI, anchor name) -> the anchored schema.
     anchors: HashMap<(String, String), Anchor>,
     /// Every scanned schema's scope, by its value's address: an index into
@@ -434,7 +434,7 @@ impl<'s> Registry<'s> {
         }
         if let Some(doc) = self.pending.remove(uri) {
             self.scan(doc, uri, hint, budget)?;
-            self.resources.entry(uri.to_string()).or_insert(Place {
+            self.resources.entry(Rc::from(uri)).or_insert(Place {
                 doc,
                 pointer: String::new(),
             });
@@ -447,7 +447,7 @@ impl<'s> Registry<'s> {
                 .and_then(Dialect::from_uri)
                 .unwrap_or(Dialect::Draft2020_12);
             let doc = self.add_document(json, uri, dialect, budget)?;
-            self.resources.entry(uri.to_string()).or_insert(Place {
+            self.resources.entry(Rc::from(uri)).or_insert(Place {
                 doc,
                 pointer: String::new(),
             });
@@ -555,13 +555,15 @@ impl<'s> Registry<'s> {
         };
         let (bare, _) = uri::split_fragment(base);
         let root_scope = self.scope_list.len() as u32;
+        // The scope's base is the resource table's key too: one copy.
+        let base: Rc<str> = Rc::from(bare);
         self.scope_list.push(Scope {
-            base: Rc::from(bare),
+            base: Rc::clone(&base),
             resource_at: None,
             dialect,
             vocabularies: Vocabularies::all(dialect),
         });
-        self.resources.entry(bare.to_string()).or_insert(Place {
+        self.resources.entry(base).or_insert(Place {
             doc,
             pointer: String::new(),
         });
@@ -677,7 +679,9 @@ impl<'s> Registry<'s> {
                             scope.base = Rc::from(bare);
                             scope.set_resource_pointer(pointer);
                             changed = true;
-                            self.resources.entry(bare.to_string()).or_insert(place.clone());
+                            self.resources
+                                .entry(Rc::clone(&scope.base))
+                                .or_insert(place.clone());
                         }
                         self.anchors
                             .entry((bare.to_string(), name.to_string()))
@@ -691,7 +695,7 @@ impl<'s> Registry<'s> {
                         scope.base = Rc::from(bare);
                         scope.set_resource_pointer(pointer);
                         changed = true;
-                        self.resources.entry(bare.to_string()).or_insert(place);
+                        self.resources.entry(Rc::clone(&scope.base)).or_insert(place);
                     }
                 }
             }
