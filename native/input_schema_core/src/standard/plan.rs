@@ -25,7 +25,6 @@ use crate::keywords::type_bits::{ARRAY, OBJECT, STRING};
 use crate::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
 use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::pattern::Pattern;
-use crate::schema::NameKey;
 use crate::value::{Kind, Number, Value};
 
 /// The most `required` names a plan folds (one bit each).
@@ -67,8 +66,6 @@ struct ObjectPlan {
 #[derive(Debug)]
 struct Name {
     name: Arc<str>,
-    /// The name's length and head, for a look-up that compares words.
-    key: NameKey,
     /// The schema `properties` gives the name (`None`: not a property, so
     /// an additional one).
     property: Option<NodeId>,
@@ -164,19 +161,6 @@ impl Plan {
     }
 }
 
-impl Name {
-    fn new(name: Arc<str>, property: Option<NodeId>, bit: u64) -> Name {
-        Name {
-            key: NameKey::of(name.as_bytes()),
-            name,
-            property,
-            visit: Visit::Node,
-            bit,
-            also: Box::default(),
-        }
-    }
-}
-
 impl ObjectPlan {
     fn empty() -> ObjectPlan {
         ObjectPlan {
@@ -189,12 +173,7 @@ impl ObjectPlan {
 
     fn find(&self, key: &[u8]) -> Option<&Name> {
         if self.names.len() <= 8 {
-            // Words compared first: a key's bytes are compared only with
-            // a name of its length and head, past eight bytes.
-            let wanted = NameKey::of(key);
-            self.names
-                .iter()
-                .find(|n| n.key == wanted && NameKey::same_rest(wanted, n.name.as_bytes(), key))
+            self.names.iter().find(|n| n.name.as_bytes() == key)
         } else {
             self.names
                 .binary_search_by(|n| name_order(n.name.as_bytes(), key))
@@ -515,7 +494,13 @@ fn apply(node: &mut Node, fold: Fold) {
                 own.next()
             }
             (Some(_), None) => own.next(),
-            (_, Some((name, _))) => Some(Name::new(name.clone(), None, 0)),
+            (_, Some((name, _))) => Some(Name {
+                name: name.clone(),
+                property: None,
+                visit: Visit::Node,
+                bit: 0,
+                also: Box::default(),
+            }),
             (None, None) => None,
         };
         let Some(mut name) = next else {
@@ -735,7 +720,13 @@ fn object_plan(
     let mut names: Vec<Name> = properties
         .unwrap_or_default()
         .iter()
-        .map(|(name, node)| Name::new(name.clone(), Some(*node), 0))
+        .map(|(name, node)| Name {
+            name: name.clone(),
+            property: Some(*node),
+            visit: Visit::Node,
+            bit: 0,
+            also: Box::default(),
+        })
         .collect();
     let mut mask = 0u64;
     for (i, name) in required.unwrap_or_default().iter().enumerate() {
@@ -745,7 +736,13 @@ fn object_plan(
             Some(known) if known.bit == 0 => known.bit = bit,
             // A name listed twice: its first bit stands for both.
             Some(_) => mask &= !bit,
-            None => names.push(Name::new(Arc::from(&**name), None, bit)),
+            None => names.push(Name {
+                name: Arc::from(&**name),
+                property: None,
+                visit: Visit::Node,
+                bit,
+                also: Box::default(),
+            }),
         }
     }
     names.sort_by(|a, b| name_order(a.name.as_bytes(), b.name.as_bytes()));
@@ -985,10 +982,9 @@ mod tests {
     use crate::standard::{Options, Validator};
     use serde_json::{json, Map, Value};
 
-    /// `find` compares a key's length and head as words, then the rest of
-    /// a longer name: names that share a length and their first eight
-    /// bytes, or their last eight, are told apart, in plans of up to eight
-    /// names (a scan) and of more (a binary search).
+    /// `find` tells apart names that share a length and their first eight
+    /// bytes, or their last eight, in plans of up to eight names (a scan)
+    /// and of more (a binary search by length, then bytes).
     #[test]
     fn a_plan_finds_each_name_and_no_near_miss() {
         use super::{object_plan, Additional};
