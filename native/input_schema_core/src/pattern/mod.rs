@@ -411,11 +411,20 @@ impl Pattern {
     /// [`Pattern::compile`], reusing the automaton of an identical source
     /// compiled before. The result is the same either way.
     pub fn compile_shared(source: &[u8]) -> Result<Arc<Pattern>, PatternError> {
-        if let Some(found) = with_pattern_cache(|c| c.by_source.get(source).cloned()) {
+        Pattern::shared(source, || Pattern::compile(source))
+    }
+
+    /// The pattern the cache holds under `key`, or `compile`'s, then kept
+    /// there (its evictions freed outside the lock).
+    fn shared(
+        key: &[u8],
+        compile: impl FnOnce() -> Result<Pattern, PatternError>,
+    ) -> Result<Arc<Pattern>, PatternError> {
+        if let Some(found) = with_pattern_cache(|c| c.by_source.get(key).cloned()) {
             return Ok(found);
         }
-        let pattern = Arc::new(Pattern::compile(source)?);
-        let evicted = with_pattern_cache(|c| c.insert(source, &pattern));
+        let pattern = Arc::new(compile()?);
+        let evicted = with_pattern_cache(|c| c.insert(key, &pattern));
         drop(evicted);
         Ok(pattern)
     }
@@ -442,13 +451,7 @@ impl Pattern {
             return Err(PatternError::TooLarge);
         }
         with_standard_key(source, |key| {
-            if let Some(found) = with_pattern_cache(|c| c.by_source.get(key).cloned()) {
-                return Ok(found);
-            }
-            let pattern = Arc::new(Pattern::compile_standard(source)?);
-            let evicted = with_pattern_cache(|c| c.insert(key, &pattern));
-            drop(evicted);
-            Ok(pattern)
+            Pattern::shared(key, || Pattern::compile_standard(source))
         })
     }
 
