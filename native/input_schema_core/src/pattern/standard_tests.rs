@@ -421,6 +421,12 @@ fn the_gateway_limits_apply() {
         Pattern::compile_standard_shared(huge.as_bytes()).err(),
         Some(PatternError::TooLarge)
     );
+    // The shared compile's own size check stops at the same place.
+    assert!(Pattern::compile_standard_shared("b".repeat(MAX_PATTERN_BYTES).as_bytes()).is_ok());
+    assert_eq!(
+        Pattern::compile_standard_shared("b".repeat(MAX_PATTERN_BYTES + 1).as_bytes()).err(),
+        Some(PatternError::TooLarge)
+    );
     // Over the size limit is refused before anything is read.
     assert_eq!(
         standard_error(&format!("{}\\1", "{".repeat(MAX_PATTERN_BYTES))),
