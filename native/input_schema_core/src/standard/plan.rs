@@ -56,8 +56,9 @@ pub(crate) struct Plan {
 struct ObjectPlan {
     /// Every name `properties` or `required` lists, in `name_order`.
     names: Box<[Name]>,
-    /// `patternProperties`: each pattern and its schema.
-    patterns: Box<[(Arc<Pattern>, NodeId)]>,
+    /// `patternProperties`: each pattern, its schema, and how the plan
+    /// visits that schema (`inline_subschemas`).
+    patterns: Box<[(Arc<Pattern>, NodeId, Visit)]>,
     /// The bits of every required name.
     required: u64,
     additional: Additional,
@@ -271,7 +272,7 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
         plan.patterns = folded_patterns
             .into_iter()
             .flatten()
-            .map(|(_, pattern, node)| (Arc::clone(pattern), *node))
+            .map(|(_, pattern, node)| (Arc::clone(pattern), *node, Visit::Node))
             .collect();
         plan
     });
@@ -628,7 +629,7 @@ fn visit_of(nodes: &[Node], id: NodeId, dynamic: bool) -> Visit {
     Visit::Node
 }
 
-/// Tells each plan how to visit its property and `items` schemas
+/// Tells each plan how to visit its property, pattern and `items` schemas
 /// (`Visit`). One that holds `type` alone (`{"type": "string"}`, the
 /// commonest property schema there is) the plan checks itself
 /// (`Walk::type_leaf`); through a `$ref` alone (`{"$ref": "#/$defs/x"}`,
@@ -637,12 +638,14 @@ fn visit_of(nodes: &[Node], id: NodeId, dynamic: bool) -> Visit {
 /// and make the depth checks of the visits they skip.
 pub(crate) fn inline_subschemas(nodes: &mut [Node], dynamic: bool) {
     let mut found: Vec<(usize, Visit)> = Vec::new();
+    let mut patterns_found: Vec<(usize, Visit)> = Vec::new();
     for at in 0..nodes.len() {
         let Some(Body::Keywords(_, Some(plan))) = nodes.get(at).map(|node| &node.body) else {
             continue;
         };
         let items = plan.items.map_or(Visit::Node, |id| visit_of(nodes, id, dynamic));
         found.clear();
+        patterns_found.clear();
         if let Some(object) = &plan.object {
             for (i, name) in object.names.iter().enumerate() {
                 let visit = name
@@ -652,8 +655,14 @@ pub(crate) fn inline_subschemas(nodes: &mut [Node], dynamic: bool) {
                     found.push((i, visit));
                 }
             }
+            for (i, &(_, id, _)) in object.patterns.iter().enumerate() {
+                let visit = visit_of(nodes, id, dynamic);
+                if visit != Visit::Node {
+                    patterns_found.push((i, visit));
+                }
+            }
         }
-        if items == Visit::Node && found.is_empty() {
+        if items == Visit::Node && found.is_empty() && patterns_found.is_empty() {
             continue;
         }
         let Some(Body::Keywords(_, Some(plan))) = nodes.get_mut(at).map(|node| &mut node.body) else {
@@ -664,6 +673,11 @@ pub(crate) fn inline_subschemas(nodes: &mut [Node], dynamic: bool) {
             for &(i, visit) in &found {
                 if let Some(name) = object.names.get_mut(i) {
                     name.visit = visit;
+                }
+            }
+            for &(i, visit) in &patterns_found {
+                if let Some(pattern) = object.patterns.get_mut(i) {
+                    pattern.2 = visit;
                 }
             }
         }
@@ -929,11 +943,17 @@ impl<'w> Walk<'w> {
             }
             let mut matched = false;
             if !plan.patterns.is_empty() {
-                // `patternProperties` fails a key that is not UTF-8.
-                let Ok(name) = std::str::from_utf8(&text) else {
+                // `patternProperties` fails a key that is not UTF-8. A
+                // backend whose keys are text already answers without a
+                // check; a BEAM key of ASCII bytes, with one pass over them.
+                let name = match &text {
+                    Cow::Borrowed(bytes) => key.text_of(bytes),
+                    Cow::Owned(bytes) => std::str::from_utf8(bytes).ok(),
+                };
+                let Some(name) = name else {
                     return Ok(false);
                 };
-                for (pattern, schema) in plan.patterns.iter() {
+                for (pattern, schema, visit) in plan.patterns.iter() {
                     self.budget
                         .charge(1 + name.len() as u64 / 16)
                         .map_err(|_| Limit::Work)?;
@@ -941,7 +961,12 @@ impl<'w> Walk<'w> {
                         continue;
                     }
                     matched = true;
-                    if !self.node(*schema, value, kp, ip, None)? {
+                    let passed = match *visit {
+                        Visit::Type(types) => self.type_leaf(types, value)?,
+                        Visit::Hops { target, hops } => self.hopped(target, hops, value, kp, ip)?,
+                        Visit::Node => self.node(*schema, value, kp, ip, None)?,
+                    };
+                    if !passed {
                         return Ok(false);
                     }
                 }

@@ -11,7 +11,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::twins::{instance, within, Rng, Schemas};
+use super::twins::{instance, visits, visits_mut, within, Rng, Schemas};
 use super::Visit;
 use crate::json::JsonRef;
 use crate::keywords::Body;
@@ -25,13 +25,10 @@ fn hopping(v: &Validator) -> (usize, u32) {
         .nodes
         .iter()
         .filter_map(|node| match &node.body {
-            Body::Keywords(_, Some(plan)) => Some(plan),
+            Body::Keywords(_, Some(plan)) => Some(&**plan),
             _ => None,
         })
-        .flat_map(|plan| {
-            let names = plan.object.iter().flat_map(|object| object.names.iter());
-            std::iter::once(plan.items_visit).chain(names.map(|name| name.visit))
-        })
+        .flat_map(visits)
         .filter_map(|visit| match visit {
             Visit::Hops { hops, .. } => Some(hops),
             _ => None,
@@ -44,8 +41,7 @@ fn hopping(v: &Validator) -> (usize, u32) {
 fn without_hops(mut v: Validator) -> Validator {
     for node in v.nodes.iter_mut() {
         if let Body::Keywords(_, Some(plan)) = &mut node.body {
-            let names = plan.object.iter_mut().flat_map(|object| object.names.iter_mut());
-            for visit in std::iter::once(&mut plan.items_visit).chain(names.map(|name| &mut name.visit)) {
+            for visit in visits_mut(plan) {
                 if matches!(visit, Visit::Hops { .. }) {
                     *visit = Visit::Node;
                 }

@@ -7,6 +7,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::{Plan, Visit};
 use crate::budget::Budget;
 
 /// A small generator that repeats: the same seed, the same schemas.
@@ -24,13 +25,41 @@ impl Rng {
 }
 
 /// The schemas a twin test generates: objects of `properties` (names
-/// from `names`), `type`, `required` and, when `additional`, an
+/// from `names`), `type`, `required`, `patternProperties` (patterns that
+/// some of the names match) and, when `additional`, an
 /// `additionalProperties` leaf, nesting subschemas whose leaves `leaf`
 /// gives (the shortcut's own shape).
 pub(super) struct Schemas {
     pub(super) names: &'static [&'static str],
     pub(super) leaf: fn(&mut Rng) -> Value,
     pub(super) additional: bool,
+}
+
+/// The patterns `Schemas::object` draws: a prefix, a suffix and a
+/// character class.
+const PATTERNS: [&str; 3] = ["^a", "s$", "^[bi]"];
+
+/// Every visit a plan makes of a subschema: `items`, each property's and
+/// each pattern's.
+pub(super) fn visits(plan: &Plan) -> impl Iterator<Item = Visit> + '_ {
+    let object = plan.object.iter();
+    std::iter::once(plan.items_visit)
+        .chain(object.clone().flat_map(|o| o.names.iter().map(|name| name.visit)))
+        .chain(object.flat_map(|o| o.patterns.iter().map(|pattern| pattern.2)))
+}
+
+/// `visits`, to change.
+pub(super) fn visits_mut(plan: &mut Plan) -> impl Iterator<Item = &mut Visit> + '_ {
+    let Plan {
+        items_visit, object, ..
+    } = plan;
+    let (names, patterns) = match object {
+        Some(o) => (&mut o.names[..], &mut o.patterns[..]),
+        None => (&mut [][..], &mut [][..]),
+    };
+    std::iter::once(items_visit)
+        .chain(names.iter_mut().map(|name| &mut name.visit))
+        .chain(patterns.iter_mut().map(|pattern| &mut pattern.2))
 }
 
 impl Schemas {
@@ -60,6 +89,12 @@ impl Schemas {
         }
         if rng.below(3) == 0 {
             node.insert("required".into(), json!([names[rng.below(names.len())]]));
+        }
+        if rng.below(3) == 0 {
+            let patterns: Map<String, Value> = (0..1 + rng.below(2))
+                .map(|_| (PATTERNS[rng.below(PATTERNS.len())].to_string(), (self.leaf)(rng)))
+                .collect();
+            node.insert("patternProperties".into(), Value::Object(patterns));
         }
         if self.additional && rng.below(4) == 0 {
             node.insert("additionalProperties".into(), (self.leaf)(rng));

@@ -10,7 +10,7 @@
 
 use serde_json::{json, Value};
 
-use super::twins::{instance, within, Rng, Schemas};
+use super::twins::{instance, visits, visits_mut, within, Rng, Schemas};
 use super::Visit;
 use crate::json::JsonRef;
 use crate::keywords::Body;
@@ -30,13 +30,27 @@ fn inlined(v: &Validator) -> usize {
             _ => None,
         })
         .map(|plan| {
-            usize::from(matches!(plan.items_visit, Visit::Type(_)))
-                + plan
-                    .object
-                    .iter()
-                    .flat_map(|object| object.names.iter())
-                    .filter(|name| matches!(name.visit, Visit::Type(_)))
-                    .count()
+            visits(plan)
+                .filter(|visit| matches!(visit, Visit::Type(_)))
+                .count()
+        })
+        .sum()
+}
+
+/// Of them, those of `patternProperties`.
+fn inlined_patterns(v: &Validator) -> usize {
+    v.nodes
+        .iter()
+        .filter_map(|node| match &node.body {
+            Body::Keywords(_, Some(plan)) => plan.object.as_ref(),
+            _ => None,
+        })
+        .map(|object| {
+            object
+                .patterns
+                .iter()
+                .filter(|pattern| matches!(pattern.2, Visit::Type(_)))
+                .count()
         })
         .sum()
 }
@@ -46,12 +60,9 @@ fn inlined(v: &Validator) -> usize {
 fn without_inlined_types(mut v: Validator) -> Validator {
     for node in v.nodes.iter_mut() {
         if let Body::Keywords(_, Some(plan)) = &mut node.body {
-            if matches!(plan.items_visit, Visit::Type(_)) {
-                plan.items_visit = Visit::Node;
-            }
-            for name in plan.object.iter_mut().flat_map(|object| object.names.iter_mut()) {
-                if matches!(name.visit, Visit::Type(_)) {
-                    name.visit = Visit::Node;
+            for visit in visits_mut(plan) {
+                if matches!(visit, Visit::Type(_)) {
+                    *visit = Visit::Node;
                 }
             }
         }
@@ -78,7 +89,7 @@ fn type_alone(rng: &mut Rng) -> Value {
 #[test]
 fn a_type_alone_checked_by_the_plan_decides_as_its_node() {
     let mut rng = Rng(0x7e57_1eaf);
-    let (mut compared, mut valid, mut schemas_inlined) = (0, 0, 0);
+    let (mut compared, mut valid, mut schemas_inlined, mut patterns_inlined) = (0, 0, 0, 0);
     for round in 0..2_000 {
         // Draft 4 counts no float as an integer; 2020-12 counts 1.0.
         let dialect = if round % 4 == 0 {
@@ -99,6 +110,7 @@ fn a_type_alone_checked_by_the_plan_decides_as_its_node() {
         let slow = without_inlined_types(Validator::compile(&schema, &options).unwrap());
         assert_eq!(inlined(&slow), 0);
         schemas_inlined += usize::from(inlined(&fast) > 0);
+        patterns_inlined += usize::from(inlined_patterns(&fast) > 0);
         for _ in 0..8 {
             let value = instance(&mut rng, 3, &NAMES);
             let (at, verdict) = (JsonRef::from(&value), fast.is_valid(JsonRef::from(&value)));
@@ -123,8 +135,11 @@ fn a_type_alone_checked_by_the_plan_decides_as_its_node() {
         }
     }
     // Not vacuous: most schemas hold a type alone, and both verdicts occur.
-    println!("{compared} instances, {valid} valid; {schemas_inlined} of 2,000 schemas inlined");
+    println!(
+        "{compared} instances, {valid} valid; {schemas_inlined} of 2,000 schemas inlined, {patterns_inlined} with a pattern's"
+    );
     assert!(schemas_inlined > 1_500, "{schemas_inlined} of 2,000");
+    assert!(patterns_inlined > 300, "{patterns_inlined} of 2,000");
     assert!(
         valid > compared / 5 && valid < compared * 4 / 5,
         "{valid} of {compared}"
@@ -134,14 +149,18 @@ fn a_type_alone_checked_by_the_plan_decides_as_its_node() {
 #[test]
 fn a_type_alone_checked_by_the_plan_meets_the_depth_limit_where_its_node_does() {
     // Objects nested through `n`, with a string `s` at the bottom (and an
-    // `items` of strings beside it): the type alone is checked one level
-    // below its object, as its node would be.
-    let schema = json!({"properties": {"n": {"$ref": "#"}, "s": {"type": "string"}, "t": {"items": {"type": "string"}}}});
+    // `items` of strings, and a pattern's string, beside it): the type
+    // alone is checked one level below its object, as its node would be.
+    let schema = json!({
+        "properties": {"n": {"$ref": "#"}, "s": {"type": "string"}, "t": {"items": {"type": "string"}}},
+        "patternProperties": {"^p": {"type": "string"}}
+    });
     let options = Options::default();
     let fast = Validator::compile(&schema, &options).unwrap();
-    assert!(inlined(&fast) >= 2);
+    assert!(inlined(&fast) >= 3);
+    assert_eq!(inlined_patterns(&fast), 1);
     let slow = without_inlined_types(Validator::compile(&schema, &options).unwrap());
-    for bottom in [json!({"s": "x"}), json!({"t": ["x"]})] {
+    for bottom in [json!({"s": "x"}), json!({"t": ["x"]}), json!({"p": "x"})] {
         let mut first_error = None;
         let mut value = bottom.clone();
         for depth in 0..MAX_WALK_DEPTH {
