@@ -170,8 +170,16 @@ pub(crate) fn compile_const<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &J
 /// of a `type` keyword's bits.
 #[inline]
 pub(crate) fn type_holds<'a, V: Value<'a>>(types: u8, kind: Kind, instance: V) -> bool {
-    let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
-    instance_type_of(kind, instance, floats_are_integers) & types & !FLOATS_ARE_NEVER_INTEGERS != 0
+    instance_type_of(kind, instance, floats_decide(types)) & types & !FLOATS_ARE_NEVER_INTEGERS != 0
+}
+
+/// Whether a float's value can decide a `type` keyword of these bits: only
+/// when a whole float counts as an integer (not in draft 4) and the bits
+/// allow `integer` but not `number` (which every float is). Otherwise
+/// `instance_type_of` need not read it.
+#[inline]
+pub(crate) fn floats_decide(types: u8) -> bool {
+    types & FLOATS_ARE_NEVER_INTEGERS == 0 && types & (INTEGER | NUMBER) == INTEGER
 }
 
 /// The JSON type bits of an instance whose kind is read already
@@ -576,5 +584,47 @@ impl<'a, V: Value<'a>> gateway_walk::Walk<'_, V> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use serde_json::json;
+
+    use super::{instance_type_of, type_holds, FLOATS_ARE_NEVER_INTEGERS};
+    use crate::json::JsonRef;
+    use crate::value::Value;
+
+    #[test]
+    fn a_float_is_read_only_where_its_value_decides_the_type() {
+        // Every set of type bits, with and without draft 4's flag, against
+        // numbers of each kind: the verdict is the one that reads every
+        // float (a whole float is an integer unless the flag says not).
+        let values = [
+            json!(1.0),
+            json!(2.5),
+            json!(-0.0),
+            json!(1e300),
+            json!(7),
+            json!(-3),
+        ];
+        let mut compared = 0;
+        for types in 0..=u8::MAX {
+            for value in &values {
+                let at = JsonRef::from(value);
+                let reading = types & FLOATS_ARE_NEVER_INTEGERS == 0;
+                let expected =
+                    instance_type_of(at.kind(), at, reading) & types & !FLOATS_ARE_NEVER_INTEGERS != 0;
+                assert_eq!(
+                    type_holds(types, at.kind(), at),
+                    expected,
+                    "{types:#010b} {value}"
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 256 * values.len());
     }
 }

@@ -22,7 +22,7 @@ use super::walk::{Path, Step, Walk};
 use super::Limit;
 use crate::keywords::numbers::Bound;
 use crate::keywords::type_bits::{ARRAY, OBJECT, STRING};
-use crate::keywords::types::{instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
+use crate::keywords::types::{floats_decide, instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
 use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::pattern::Pattern;
 use crate::value::{Kind, Number, Value};
@@ -808,8 +808,7 @@ impl<'w> Walk<'w> {
                     0
                 }
             } else {
-                let floats_are_integers = types & FLOATS_ARE_NEVER_INTEGERS == 0;
-                instance_type_of(kind, instance, floats_are_integers)
+                instance_type_of(kind, instance, floats_decide(types))
             };
             if bits & types & !FLOATS_ARE_NEVER_INTEGERS == 0 {
                 return Ok(false);
