@@ -74,6 +74,35 @@ fn finite_float(n: &serde_json::Number) -> Option<f64> {
     n.as_f64().filter(|f| f.is_finite())
 }
 
+/// The longest whole part a decimal fraction without an exponent may have
+/// to be known finite without parsing it: below 10^300, well inside the
+/// `f64` range.
+const SURELY_FINITE_DIGITS: usize = 300;
+
+/// A number's kind: an integer (no fraction, no exponent), a float within
+/// the `f64` range, or `Other` past it. A plain decimal fraction with a
+/// short whole part is a float without a parse (the commonest float in a
+/// document); only an exponent or a long whole part needs the parser.
+#[inline]
+fn number_kind(n: &serde_json::Number) -> Kind {
+    let bytes = n.as_str().as_bytes();
+    let Some(at) = bytes.iter().position(|&b| matches!(b, b'.' | b'e' | b'E')) else {
+        return Kind::Integer;
+    };
+    let plain = bytes.get(at) == Some(&b'.')
+        && at <= SURELY_FINITE_DIGITS
+        && !bytes
+            .get(at..)
+            .unwrap_or_default()
+            .iter()
+            .any(|&b| matches!(b, b'e' | b'E'));
+    if plain || finite_float(n).is_some() {
+        Kind::Float
+    } else {
+        Kind::Other
+    }
+}
+
 pub struct Items<'a>(std::slice::Iter<'a, Json>);
 
 impl<'a> Iterator for Items<'a> {
@@ -122,8 +151,7 @@ impl<'a> Value<'a> for JsonRef<'a> {
             JsonRef::Value(v) => match v {
                 Json::Null => Kind::Nil,
                 Json::Bool(_) => Kind::Bool,
-                Json::Number(n) if is_integer(n) => Kind::Integer,
-                Json::Number(n) => finite_float(n).map_or(Kind::Other, |_| Kind::Float),
+                Json::Number(n) => number_kind(n),
                 Json::String(_) => Kind::Binary,
                 Json::Array(_) => Kind::List,
                 Json::Object(_) => Kind::Map,
@@ -260,5 +288,49 @@ mod tests {
             format!("{:?}", read("-999999999999999999")),
             "Some(Int(-999999999999999999))"
         );
+    }
+
+    /// A number's kind without a parse agrees with the kind the parser
+    /// gives: integers, floats, and numbers past the `f64` range, on both
+    /// sides of the whole part that is known finite unparsed.
+    #[test]
+    fn a_number_kind_read_without_a_parse_is_the_parsers() {
+        let long = |digits: usize, tail: &str| format!("{}{tail}", "9".repeat(digits));
+        let mut cases: Vec<String> = [
+            "0",
+            "-0",
+            "7",
+            "1.0",
+            "-2.5",
+            "0.000001",
+            "1e2",
+            "1E400",
+            "-1e400",
+            "1e-400",
+            "2.5e3",
+            "1.5E+308",
+            "1.8e308",
+            "123456789012345678901234567890",
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        for digits in [1, 299, 300, 301, 308, 309, 310, 400] {
+            cases.push(long(digits, ".5"));
+            cases.push(format!("-{}", long(digits, ".0")));
+            cases.push(long(digits, ".5e1"));
+        }
+        for text in &cases {
+            let n: serde_json::Number = text.parse().unwrap();
+            let parsed = if is_integer(&n) {
+                Kind::Integer
+            } else {
+                finite_float(&n).map_or(Kind::Other, |_| Kind::Float)
+            };
+            assert_eq!(number_kind(&n), parsed, "{text}");
+        }
+        // Both sides occur: past the range, and within it.
+        assert_eq!(number_kind(&long(400, ".5").parse().unwrap()), Kind::Other);
+        assert_eq!(number_kind(&long(300, ".5").parse().unwrap()), Kind::Float);
     }
 }
