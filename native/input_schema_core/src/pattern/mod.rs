@@ -400,11 +400,19 @@ impl Literal {
 
     fn search(&self, haystack: &str) -> bool {
         if self.anchored {
-            haystack.starts_with(&*self.text)
+            starts_with(haystack.as_bytes(), self.text.as_bytes())
         } else {
             haystack.contains(&*self.text)
         }
     }
+}
+
+/// Whether `text` begins with `prefix`, compared a byte at a time: the
+/// prefixes of patterns are short (`^str_`), where a call to `memcmp`
+/// costs more than the comparison itself.
+#[inline]
+fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
+    text.len() >= prefix.len() && text.iter().zip(prefix).all(|(a, b)| a == b)
 }
 
 impl Pattern {

@@ -578,7 +578,8 @@ fn plain_literals_are_searched_as_text_and_agree_with_the_automaton() {
         ] {
             assert!(pattern.literal.is_some(), "{source}");
             for haystack in [
-                "", "str_", "xstr_", "str", "a", "ba", "_9_", "abc_DEF!", "é str_", "A1é", "a1",
+                "", "str_", "xstr_", "str", "stx_", "str_x", "a", "ba", "_9_", "abc_DEF", "abc_DEF!",
+                "abc_DEf", "é str_", "A1é", "a1",
             ] {
                 assert_eq!(
                     pattern.search(haystack),
