@@ -89,8 +89,8 @@ fn number_kind(n: &serde_json::Number) -> Kind {
     let Some(at) = bytes.iter().position(|&b| matches!(b, b'.' | b'e' | b'E')) else {
         return Kind::Integer;
     };
-    let plain = bytes.get(at) == Some(&b'.')
-        && at <= SURELY_FINITE_DIGITS
+    // No exponent from the first mark on: that mark is a decimal point.
+    let plain = at <= SURELY_FINITE_DIGITS
         && !bytes
             .get(at..)
             .unwrap_or_default()

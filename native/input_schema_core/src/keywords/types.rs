@@ -179,7 +179,7 @@ pub(crate) fn type_holds<'a, V: Value<'a>>(types: u8, kind: Kind, instance: V) -
 /// `instance_type_of` need not read it.
 #[inline]
 pub(crate) fn floats_decide(types: u8) -> bool {
-    types & FLOATS_ARE_NEVER_INTEGERS == 0 && types & (INTEGER | NUMBER) == INTEGER
+    types & FLOATS_ARE_NEVER_INTEGERS == 0 && types & INTEGER != 0 && types & NUMBER == 0
 }
 
 /// The JSON type bits of an instance whose kind is read already
