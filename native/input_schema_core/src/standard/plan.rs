@@ -174,7 +174,7 @@ impl ObjectPlan {
 
     fn find(&self, key: &[u8]) -> Option<&Name> {
         if self.names.len() <= 8 {
-            self.names.iter().find(|n| n.name.as_bytes() == key)
+            self.names.iter().find(|n| same_bytes(n.name.as_bytes(), key))
         } else {
             self.names
                 .binary_search_by(|n| name_order(n.name.as_bytes(), key))
@@ -182,6 +182,14 @@ impl ObjectPlan {
                 .and_then(|at| self.names.get(at))
         }
     }
+}
+
+/// Whether two names are the same, compared a byte at a time: names are
+/// short, and most differ in length, where a call to `memcmp` costs more
+/// than the comparison itself.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The plan of a node with `entries`, when it folds anything.

@@ -15,7 +15,8 @@ use super::output::{push_decimal, Limit, OutputUnit};
 use super::Validator;
 use crate::budget::Budget;
 use crate::keywords::numbers::Bound;
-use crate::keywords::types::type_holds;
+use crate::keywords::type_bits::STRING;
+use crate::keywords::types::{type_holds, FLOATS_ARE_NEVER_INTEGERS};
 use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::value::{push_pointer_token, Value};
 
@@ -433,6 +434,13 @@ impl<'w> Walk<'w> {
         self.charge(1)?;
         if self.depth >= self.v.limits.max_walk_depth {
             return Err(Limit::Depth);
+        }
+        // `string` alone (the commonest leaf) needs no kind: only a string
+        // has bytes to read, and they must be text.
+        if types & !FLOATS_ARE_NEVER_INTEGERS == STRING {
+            return Ok(instance
+                .bytes()
+                .is_some_and(|bytes| instance.text_of(bytes).is_some()));
         }
         Ok(type_holds(types, instance.kind(), instance))
     }
