@@ -173,13 +173,13 @@ pub(crate) fn type_holds<'a, V: Value<'a>>(types: u8, kind: Kind, instance: V) -
     instance_type_of(kind, instance, floats_decide(types)) & types & !FLOATS_ARE_NEVER_INTEGERS != 0
 }
 
-/// Whether a float's value can decide a `type` keyword of these bits: only
+/// Whether a float's value may decide a `type` keyword of these bits: only
 /// when a whole float counts as an integer (not in draft 4) and the bits
-/// allow `integer` but not `number` (which every float is). Otherwise
+/// do not allow `number` (which every float is). Otherwise
 /// `instance_type_of` need not read it.
 #[inline]
 pub(crate) fn floats_decide(types: u8) -> bool {
-    types & FLOATS_ARE_NEVER_INTEGERS == 0 && types & INTEGER != 0 && types & NUMBER == 0
+    types & FLOATS_ARE_NEVER_INTEGERS == 0 && types & NUMBER == 0
 }
 
 /// The JSON type bits of an instance whose kind is read already
