@@ -240,6 +240,39 @@ defmodule Backplane.JSONSchemaTest do
       refute JSONSchema.valid?(schema, deep)
     end
 
+    test "every walk meets the depth limit at the same nesting, the steps it folds counted" do
+      # The root, then two nested evaluations per level of "a": its `$ref`
+      # (which the fast path folds into one pass) and the schema it leads
+      # to. 1 + 2 * 511 fits in 1,024; 1 + 2 * 512 does not.
+      {:ok, compiled} =
+        JSONSchema.compile(%{
+          "properties" => %{"a" => %{"$ref" => "#", "type" => ["object", "integer"]}}
+        })
+
+      nested = fn levels, leaf ->
+        Enum.reduce(1..levels, leaf, fn _, inner -> %{"a" => inner} end)
+      end
+
+      too_deep = %LimitError{
+        reason: :depth,
+        message: "validation nesting exceeds the supported depth"
+      }
+
+      assert JSONSchema.validate(compiled, nested.(511, 1)) == :ok
+      assert JSONSchema.valid?(compiled, nested.(511, 1))
+
+      assert {:error, [%ValidationError{keyword: "type", instance_location: location}]} =
+               JSONSchema.validate(compiled, nested.(511, "x"))
+
+      assert location == String.duplicate("/a", 511)
+      refute JSONSchema.valid?(compiled, nested.(511, "x"))
+
+      for leaf <- [1, "x"] do
+        assert JSONSchema.validate(compiled, nested.(512, leaf)) == {:error, too_deep}
+        refute JSONSchema.valid?(compiled, nested.(512, leaf))
+      end
+    end
+
     test "a struct whose graph this node did not make is compiled again from its schema" do
       {:ok, compiled} = JSONSchema.compile(@schema)
       # As a struct from another node, or from another build, arrives: its

@@ -48,6 +48,11 @@ pub(crate) struct Plan {
     items_visit: Visit,
     /// Indexes of the entries the plan does not fold, in the node's order.
     rest: Box<[u16]>,
+    /// The nested evaluations that the `allOf` and `$ref` folded into the
+    /// plan (`fold_all_of`) would make past the node before their last
+    /// depth check: the plan fails with the depth limit where they would
+    /// have (`None`: nothing folded).
+    fold_depth: Option<u32>,
 }
 
 /// `properties`, `patternProperties`, `required` and
@@ -75,8 +80,10 @@ struct Name {
     /// Its bit in `ObjectPlan::required` (0 when not required).
     bit: u64,
     /// The schemas of the same name in the `properties` of the `allOf`
-    /// branches folded into the plan (`fold_all_of`).
-    also: Box<[NodeId]>,
+    /// branches folded into the plan (`fold_all_of`), each with the nested
+    /// evaluations the walk would have made on the way to it from the
+    /// node: the branch's `$ref`s alone and its node.
+    also: Box<[(NodeId, u32)]>,
 }
 
 /// How a plan visits a property or `items` schema (`inline_subschemas`).
@@ -124,6 +131,7 @@ impl Plan {
             items: None,
             items_visit: Visit::Node,
             rest: (0..count).filter_map(|i| u16::try_from(i).ok()).collect(),
+            fold_depth: None,
         })
     }
 
@@ -293,6 +301,7 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
         items,
         items_visit: Visit::Node,
         rest: rest.into_boxed_slice(),
+        fold_depth: None,
     }))
 }
 
@@ -318,8 +327,11 @@ struct Fold {
     /// The `allOf` (or `$ref`) entry's index.
     entry: usize,
     types: Option<u8>,
-    /// Each branch's `properties`, name by name.
-    names: Vec<(Arc<str>, NodeId)>,
+    /// Each branch's `properties`, name by name, with the nested
+    /// evaluations on the way to each (`Name::also`).
+    names: Vec<(Arc<str>, NodeId, u32)>,
+    /// `Plan::fold_depth` for these branches.
+    depth: Option<u32>,
 }
 
 /// Folds into each node's plan the `allOf` whose every branch is (itself,
@@ -384,11 +396,12 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
         entry,
         types: None,
         names: Vec::new(),
+        depth: None,
     };
     // Type bits meet only under one reading of integers.
     let own_types = own.as_ref().and_then(|plan| plan.types);
     for &branch in branches.iter() {
-        let target = through_refs(nodes, branch, node.resource, dynamic)?;
+        let (target, hops) = through_refs(nodes, branch, node.resource, dynamic)?;
         if target == at {
             return None;
         }
@@ -396,6 +409,11 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
         let Body::Keywords(_, Some(plan)) = &branch.body else {
             return None;
         };
+        // The walk would check the depth at the branch's target, after its
+        // `$ref`s alone, then inside it at the target's own folds (one
+        // evaluation further: the target's node).
+        let depth = plan.fold_depth.map_or(hops, |inner| hops + 1 + inner);
+        fold.depth = Some(fold.depth.map_or(depth, |known| known.max(depth)));
         let only_types_and_properties = plan.rest.is_empty()
             && plan.min_length.is_none()
             && plan.max_length.is_none()
@@ -423,7 +441,8 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
             return None;
         }
         for name in object.names.iter() {
-            for &schema in name.property.iter().chain(name.also.iter()) {
+            let own = name.property.map(|schema| (schema, 0));
+            for (schema, lift) in own.into_iter().chain(name.also.iter().copied()) {
                 // Evaluated from the branch, a property schema outside the
                 // branch's resource would have the branch's resource in its
                 // scope; evaluated from here, it would not.
@@ -434,7 +453,9 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
                 if fold.names.len() >= cap {
                     return None;
                 }
-                fold.names.push((name.name.clone(), schema));
+                // Met past the branch's `$ref`s alone and its target's
+                // node (which has properties, so it counts).
+                fold.names.push((name.name.clone(), schema, hops + 1 + lift));
             }
         }
     }
@@ -448,13 +469,14 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
 
 /// The node `id` leads to through nodes that hold only a `$ref` (each in
 /// `resource` when the scope is dynamic, so that skipping them changes no
-/// scope).
-fn through_refs(nodes: &[Node], mut id: NodeId, resource: u32, dynamic: bool) -> Option<usize> {
-    for _ in 0..MAX_REF_HOPS {
+/// scope), and how many of those it went through (each one a nested
+/// evaluation of the walk).
+fn through_refs(nodes: &[Node], mut id: NodeId, resource: u32, dynamic: bool) -> Option<(usize, u32)> {
+    for hops in 0..MAX_REF_HOPS as u32 {
         let node = nodes.get(id as usize)?;
         match (&node.body, node.reference_alone()) {
             (_, Some(target)) if !dynamic || node.resource == resource => id = target,
-            (Body::Keywords(_, Some(_)), _) => return Some(id as usize),
+            (Body::Keywords(_, Some(_)), _) => return Some((id as usize, hops)),
             _ => return None,
         }
     }
@@ -481,6 +503,9 @@ fn apply(node: &mut Node, fold: Fold) {
             Some(known) => known & bits,
         });
     }
+    if let Some(depth) = fold.depth {
+        plan.fold_depth = Some(plan.fold_depth.map_or(depth, |known| known.max(depth)));
+    }
     if fold.names.is_empty() {
         return;
     }
@@ -497,13 +522,13 @@ fn apply(node: &mut Node, fold: Fold) {
     let mut added = added.into_iter().peekable();
     loop {
         let next = match (own.peek(), added.peek()) {
-            (Some(known), Some((name, _)))
+            (Some(known), Some((name, _, _)))
                 if name_order(known.name.as_bytes(), name.as_bytes()) != std::cmp::Ordering::Greater =>
             {
                 own.next()
             }
             (Some(_), None) => own.next(),
-            (_, Some((name, _))) => Some(Name {
+            (_, Some((name, _, _))) => Some(Name {
                 name: name.clone(),
                 property: None,
                 visit: Visit::Node,
@@ -516,8 +541,8 @@ fn apply(node: &mut Node, fold: Fold) {
             break;
         };
         let mut also = std::mem::take(&mut name.also).into_vec();
-        while let Some((_, schema)) = added.next_if(|(next, _)| *next == name.name) {
-            also.push(schema);
+        while let Some((_, schema, lift)) = added.next_if(|(next, _, _)| *next == name.name) {
+            also.push((schema, lift));
         }
         name.also = also.into_boxed_slice();
         names.push(name);
@@ -788,6 +813,12 @@ impl<'w> Walk<'w> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
+        if let Some(depth) = plan.fold_depth {
+            // Met as a leaf, the node itself was not counted.
+            if self.past_depth(depth as usize + usize::from(plan.is_leaf())) {
+                return Err(Limit::Depth);
+            }
+        }
         let kind = instance.kind();
         let object = plan.object.as_ref().filter(|_| kind == Kind::Map);
         // A string's text, read once (`None`: not valid UTF-8).
@@ -931,8 +962,8 @@ impl<'w> Walk<'w> {
             let found = plan.find(&text);
             if let Some(name) = found {
                 seen |= name.bit;
-                for &schema in name.also.iter() {
-                    if !self.node(schema, value, kp, ip, None)? {
+                for &(schema, lift) in name.also.iter() {
+                    if !self.node_lifted(schema, lift, value, kp, ip)? {
                         return Ok(false);
                     }
                 }

@@ -389,6 +389,30 @@ impl<'w> Walk<'w> {
         self.entered(node, instance, kp, ip, ann)
     }
 
+    /// `node`, as deep as `lift` nested evaluations further: a property
+    /// schema folded into a plan from an `allOf` branch or a `$ref`
+    /// (`plan::fold_all_of`), met as deep as from that branch.
+    pub(crate) fn node_lifted<'a, V: Value<'a>>(
+        &mut self,
+        id: NodeId,
+        lift: u32,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        self.depth += lift as usize;
+        let result = self.node(id, instance, kp, ip, None);
+        self.depth -= lift as usize;
+        result
+    }
+
+    /// Whether a depth check `extra` nested evaluations below this one
+    /// would fail.
+    #[inline]
+    pub(crate) fn past_depth(&self, extra: usize) -> bool {
+        self.depth.saturating_add(extra) >= self.v.limits.max_walk_depth
+    }
+
     /// In `validate`'s first pass, notes that `schema` failed for `item` of
     /// `list`, and passed for each one from `first` up to it (for
     /// `passes_unrecorded`). The item's place is found here, on the
