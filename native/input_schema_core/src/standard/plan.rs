@@ -412,7 +412,9 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
         // The walk would check the depth at the branch's target, after its
         // `$ref`s alone, then inside it at the target's own folds (one
         // evaluation further: the target's node).
-        let depth = plan.fold_depth.map_or(hops, |inner| hops + 1 + inner);
+        let depth = plan
+            .fold_depth
+            .map_or(hops, |inner| hops.saturating_add(1).saturating_add(inner));
         fold.depth = Some(fold.depth.map_or(depth, |known| known.max(depth)));
         let only_types_and_properties = plan.rest.is_empty()
             && plan.min_length.is_none()
@@ -455,7 +457,11 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
                 }
                 // Met past the branch's `$ref`s alone and its target's
                 // node (which has properties, so it counts).
-                fold.names.push((name.name.clone(), schema, hops + 1 + lift));
+                fold.names.push((
+                    name.name.clone(),
+                    schema,
+                    hops.saturating_add(1).saturating_add(lift),
+                ));
             }
         }
     }
