@@ -821,7 +821,7 @@ impl<'w> Walk<'w> {
     ) -> Step {
         if let Some(depth) = plan.fold_depth {
             // Met as a leaf, the node itself was not counted.
-            if self.past_depth(depth as usize + usize::from(plan.is_leaf())) {
+            if self.past_depth((depth as usize).saturating_add(usize::from(plan.is_leaf()))) {
                 return Err(Limit::Depth);
             }
         }

@@ -400,9 +400,10 @@ impl<'w> Walk<'w> {
         kp: &Path<'_>,
         ip: &Path<'_>,
     ) -> Step {
-        self.depth += lift as usize;
+        let depth = self.depth;
+        self.depth = depth.saturating_add(lift as usize);
         let result = self.node(id, instance, kp, ip, None);
-        self.depth -= lift as usize;
+        self.depth = depth;
         result
     }
 
