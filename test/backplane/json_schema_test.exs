@@ -107,6 +107,39 @@ defmodule Backplane.JSONSchemaTest do
       refute JSONSchema.valid?(schema, %{"kind" => "b"})
     end
 
+    test "dependencies is checked in every dialect, as the later metaschemas keep it" do
+      schema = %{
+        "dependencies" => %{"card" => ["billing"], "vip" => %{"required" => ["tier"]}}
+      }
+
+      for dialect <- [:draft4, :draft7, :draft2019_09, :draft2020_12] do
+        {:ok, compiled} = JSONSchema.compile(schema, dialect: dialect)
+
+        assert JSONSchema.validate(compiled, %{"card" => 1, "vip" => true}) ==
+                 {:error,
+                  [
+                    %ValidationError{
+                      keyword: "dependencies",
+                      keyword_location: "/dependencies",
+                      absolute_keyword_location: nil,
+                      instance_location: "",
+                      message: ~s(property "billing" is required when "card" is present)
+                    },
+                    %ValidationError{
+                      keyword: "required",
+                      keyword_location: "/dependencies/vip/required",
+                      absolute_keyword_location: nil,
+                      instance_location: "",
+                      message: ~s(required property "tier" is missing)
+                    }
+                  ]},
+               "#{dialect}"
+
+        refute JSONSchema.valid?(compiled, %{"card" => 1})
+        assert JSONSchema.valid?(compiled, %{"card" => 1, "billing" => 2, "other" => 3})
+      end
+    end
+
     test "atom keys are read by their names" do
       assert JSONSchema.valid?(%{type: "object", required: ["a"]}, %{"a" => 1})
     end

@@ -7,7 +7,8 @@
 //!    bounds, string lengths and patterns, `items` in the dialect's forms
 //!    with `prefixItems`/`additionalItems`, `contains` with
 //!    `minContains`/`maxContains`, `uniqueItems`, the object keywords with
-//!    `dependencies` or `dependentRequired`/`dependentSchemas`, the
+//!    `dependencies` or `dependentRequired`/`dependentSchemas` (and at
+//!    times `dependencies`, which later metaschemas keep), the
 //!    applicators with `if`/`then`/`else`, `$ref` to `definitions`/`$defs`,
 //!    beside other keywords too, `unevaluatedProperties`/`unevaluatedItems`),
 //!    compiled by both with the same draft, `is_valid` compared on generated

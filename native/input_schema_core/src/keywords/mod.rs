@@ -218,7 +218,10 @@ pub(crate) fn table<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, key: &str, value:
         "dependentSchemas" if applicator && since(Dialect::Draft2019_09) => {
             objects::compile_dependent_schemas(c, at, value)
         }
-        "dependencies" if until(Dialect::Draft7) => objects::compile_dependencies(c, at, value),
+        // Split into the two keywords above in 2019-09, and kept by that
+        // dialect's and 2020-12's metaschemas (deprecated, the same shape):
+        // a schema written with it is checked as it says, not ignored.
+        "dependencies" if applicator => objects::compile_dependencies(c, at, value),
 
         "properties" if applicator => objects::compile_properties(c, at, value),
         "patternProperties" if applicator => objects::compile_pattern_properties(c, at, value),

@@ -1,6 +1,6 @@
 //! Objects: `properties`, `patternProperties`, `additionalProperties`,
 //! `propertyNames`, `required`, `dependentRequired`, `dependentSchemas`,
-//! draft 4-7 `dependencies`, `minProperties` and `maxProperties`. Keys are
+//! `dependencies` (every dialect), `minProperties` and `maxProperties`. Keys are
 //! read as text (an atom key by its name); a struct is no object, and a
 //! key that is neither a string nor an atom fails the object keywords.
 //!
@@ -147,8 +147,9 @@ pub(crate) fn compile_dependent_schemas<'s>(
     )
 }
 
-/// Draft 4-7 `dependencies`: a list is `dependentRequired`, a schema is
-/// `dependentSchemas`. Both keep the name `dependencies` in locations.
+/// `dependencies` (drafts 4-7, and kept by the later metaschemas): a list is
+/// `dependentRequired`, a schema is `dependentSchemas`. Both keep the name
+/// `dependencies` in locations.
 pub(crate) fn compile_dependencies<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, value: &'s Json) -> Compiled {
     let map = schema_map(at, "dependencies", value)?;
     let mut required = Vec::new();
@@ -165,20 +166,21 @@ pub(crate) fn compile_dependencies<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, va
             _ => return Err(at.invalid("dependencies", "a map of schemas or lists of names")),
         }
     }
-    // Both halves: the names as an entry of their own, then the schemas.
-    if !required.is_empty() {
-        c.extra.push(super::Entry {
-            name: "dependencies",
-            keyword: Keyword::DependentRequired(required.into_boxed_slice()),
-        });
-    }
-    if schemas.is_empty() {
-        return Ok(None);
-    }
-    entry(
-        "dependencies",
-        Keyword::DependentSchemas(schemas.into_boxed_slice()),
-    )
+    // Both halves, each an entry of its own: the names, then the schemas
+    // (added right after it).
+    let half = |keyword| super::Entry {
+        name: "dependencies",
+        keyword,
+    };
+    let names = (!required.is_empty()).then(|| half(Keyword::DependentRequired(required.into_boxed_slice())));
+    let schemas = (!schemas.is_empty()).then(|| half(Keyword::DependentSchemas(schemas.into_boxed_slice())));
+    Ok(match (names, schemas) {
+        (Some(names), Some(schemas)) => {
+            c.extra.push(schemas);
+            Some(names)
+        }
+        (names, schemas) => names.or(schemas),
+    })
 }
 
 pub(crate) fn compile_count(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, value: &Json) -> Compiled {

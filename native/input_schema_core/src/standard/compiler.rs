@@ -94,7 +94,7 @@ pub(crate) struct Compiler<'s> {
     pub annotates: bool,
     pub dynamic: bool,
     pub bytes: usize,
-    /// Entries a keyword adds beside its own (draft 4-7 `dependencies`).
+    /// Entries a keyword adds beside its own (`dependencies`).
     pub extra: Vec<Entry>,
 }
 

@@ -667,7 +667,7 @@ impl Gen<'_, '_> {
     }
 
     /// `dependencies` (drafts 4 to 7, both forms) or `dependentRequired` and
-    /// `dependentSchemas` (2019-09 on).
+    /// `dependentSchemas` (2019-09 on, and at times `dependencies` there too).
     fn dependencies(
         &mut self,
         s: &mut Map<String, Value>,
@@ -688,7 +688,11 @@ impl Gen<'_, '_> {
                 };
                 map.insert(name, value);
             }
-            let key = if schemas {
+            // Now and then the older `dependencies`, which the later
+            // metaschemas keep.
+            let key = if !self.gateway && self.rng.chance(4) {
+                "dependencies"
+            } else if schemas {
                 "dependentSchemas"
             } else {
                 "dependentRequired"
