@@ -2,7 +2,8 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   # The official JSON-Schema-Test-Suite through the Elixir API: every
   # required test file of draft 4, 6, 7, 2019-09 and 2020-12 (the .json
   # files directly in each dialect's directory), formats as annotations,
-  # and each dialect's optional/format files with formats asserted. The
+  # each dialect's optional/format files with formats asserted, and its
+  # other optional files (directly in optional/), formats asserted too. The
   # suite is the copy PyPI's jsonschema 4.23.0 carries, fetched, pinned by
   # SHA-256 and extracted into the clone by scripts/json_schema_suite
   # (scripts/test runs it). The directory is JSON_SCHEMA_SUITE when set,
@@ -16,7 +17,8 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   # case, except the groups of @refused_patterns (patterns that need
   # backtracking, refused at compile time by design), where a compile error
   # naming the pattern is the expected outcome. Keep that list the same as
-  # REFUSED_PATTERNS in native/input_schema_core/tests/official_suite.rs.
+  # REFUSED_PATTERNS in native/input_schema_core/tests/official_suite.rs,
+  # and @content_annotations the same as CONTENT_ANNOTATIONS there.
   use ExUnit.Case, async: true
 
   alias Backplane.AgentRuntime.InputSchema.JSON
@@ -32,6 +34,21 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
 
   # {file relative to the dialect's directory, group description}
   @refused_patterns []
+
+  # Optional cases that expect contentMediaType or contentEncoding to assert
+  # (draft 7 allows either): {dialect directory, file, group, case}. Both
+  # stay annotations here in every dialect, so each instance must be valid
+  # through both calls; any other outcome fails.
+  @content_annotations [
+    {"draft7", "optional/content.json",
+     "validation of string-encoded content based on media type", "an invalid JSON document"},
+    {"draft7", "optional/content.json", "validation of binary string-encoding",
+     "an invalid base64 string (% is not a valid character)"},
+    {"draft7", "optional/content.json", "validation of binary-encoded media type documents",
+     "a validly-encoded invalid JSON document"},
+    {"draft7", "optional/content.json", "validation of binary-encoded media type documents",
+     "an invalid base64 string that is valid JSON"}
+  ]
 
   @dialects [
     {"draft4", :draft4},
@@ -49,6 +66,10 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
     test "#{dir}: optional/format, formats asserted" do
       run(unquote(dir), unquote(dialect), :assert, "optional/format")
     end
+
+    test "#{dir}: the other optional files, formats asserted" do
+      run(unquote(dir), unquote(dialect), :assert, "optional")
+    end
   end
 
   defp run(dir_name, dialect, formats, subdir) do
@@ -58,13 +79,19 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
     assert files != [], "no test files in #{Path.join(dialect_dir, subdir)}"
     resources = remotes(root)
 
-    initial = {%{groups: 0, cases: 0, passed: 0, failed: 0, refused: 0}, []}
+    annotated =
+      for {^dir_name, file, group, case_name} <- @content_annotations,
+          Path.dirname(file) == subdir,
+          do: {file, group, case_name}
+
+    initial = {%{groups: 0, cases: 0, passed: 0, failed: 0, refused: 0, annotated: 0}, []}
 
     {tally, failures} =
       Enum.reduce(files, initial, fn path, acc ->
         file = Path.relative_to(path, dialect_dir)
         groups = decode_file!(path)
-        Enum.reduce(groups, acc, &run_group(&1, &2, file, dialect, formats, resources))
+        context = {file, dialect, formats, resources, annotated}
+        Enum.reduce(groups, acc, &run_group(&1, &2, context))
       end)
 
     failures = Enum.reverse(failures)
@@ -72,7 +99,7 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
     summary =
       "#{dir_name} #{subdir_label(subdir)} (#{formats}): #{length(files)} files, " <>
         "#{tally.groups} groups, #{tally.cases} cases, #{tally.passed} passed, " <>
-        "#{tally.failed} failed, #{tally.refused} refused"
+        "#{tally.failed} failed, #{tally.refused} refused, #{tally.annotated} annotated"
 
     if failures != [] do
       listed =
@@ -92,13 +119,14 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
       )
     end
 
-    assert tally.passed + tally.refused == tally.cases, summary
+    assert tally.passed + tally.refused + tally.annotated == tally.cases, summary
+    assert tally.annotated == length(annotated), summary
   end
 
   defp subdir_label(""), do: "required"
   defp subdir_label(subdir), do: subdir
 
-  defp run_group(group, {tally, failures}, file, dialect, formats, resources) do
+  defp run_group(group, {tally, failures}, {file, dialect, formats, resources, annotated}) do
     description = Map.get(group, "description", "?")
     cases = Map.fetch!(group, "tests")
     tally = %{tally | groups: tally.groups + 1, cases: tally.cases + length(cases)}
@@ -123,11 +151,22 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
     case compiled do
       {:ok, schema} ->
         Enum.reduce(cases, {tally, failures}, fn case_, {tally, failures} ->
-          case check_case(schema, Map.fetch!(case_, "data"), Map.fetch!(case_, "valid")) do
-            :ok ->
+          expected = Map.fetch!(case_, "valid")
+          listed = {file, description, Map.get(case_, "description", "?")} in annotated
+
+          # A listed case is valid here: both calls must say so.
+          case {listed, check_case(schema, Map.fetch!(case_, "data"), expected or listed)} do
+            {false, :ok} ->
               {%{tally | passed: tally.passed + 1}, failures}
 
-            {:fail, detail} ->
+            {true, :ok} when expected == false ->
+              {%{tally | annotated: tally.annotated + 1}, failures}
+
+            {true, :ok} ->
+              detail = "listed as annotated content, but the suite expects it valid"
+              {%{tally | failed: tally.failed + 1}, fail.(failures, case_, detail)}
+
+            {_, {:fail, detail}} ->
               {%{tally | failed: tally.failed + 1}, fail.(failures, case_, detail)}
           end
         end)
