@@ -413,3 +413,27 @@ fn counting_a_list_is_charged_by_its_length() {
     );
     assert_eq!(validator.is_valid(JsonRef::from(&long)), Ok(true));
 }
+
+/// In 2019-09 and 2020-12, `dependencies`' schemas apply in place as
+/// `dependentSchemas` do, so what they evaluate counts for
+/// `unevaluatedProperties` (the `jsonschema` crate reads only
+/// `dependentSchemas` there: see `tests/standard_oracle.rs`).
+#[test]
+fn dependencies_schemas_evaluate_properties_for_unevaluated_properties() {
+    for meta in [DRAFT2019, DRAFT2020] {
+        for keyword in ["dependencies", "dependentSchemas"] {
+            let schema = json!({
+                keyword: {"a": {"additionalProperties": true}},
+                "unevaluatedProperties": false
+            });
+            assert!(
+                valid_under(meta, &schema, &json!({"a": 1, "b": 2}), &[]),
+                "{keyword} in {meta}"
+            );
+            assert!(
+                !valid_under(meta, &schema, &json!({"b": 2}), &[]),
+                "{keyword} in {meta}"
+            );
+        }
+    }
+}

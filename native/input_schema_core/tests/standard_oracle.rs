@@ -50,6 +50,15 @@
 //!   `unevaluatedItems`): `{"contains": true, "unevaluatedItems": false}`
 //!   and `[1]` are invalid here in 2019-09, valid there. A 2019-09 document
 //!   has one of the two keywords, never both.
+//! - `dependencies` in 2019-09 and 2020-12 (both sides check it, as those
+//!   dialects' metaschemas keep it): here its schemas are in-place
+//!   applicators like `dependentSchemas`, so what they evaluate counts for
+//!   `unevaluatedProperties`; `jsonschema` reads only `dependentSchemas`
+//!   there. `{"dependencies": {"a": {"additionalProperties": true}},
+//!   "unevaluatedProperties": false}` and `{"a": 1, "b": 2}`: valid here,
+//!   invalid there. Generated 2019-09 and 2020-12 documents give
+//!   `dependencies` lists of names only; its schemas there are checked by
+//!   the suite's optional `dependencies-compatibility` files.
 //! - `format`: an annotation here; `jsonschema` asserts formats by default
 //!   in drafts 4 to 7, so it runs with `should_validate_formats(false)`
 //!   (`{"format": "email"}` and `"x"`: valid here, invalid in its default

@@ -689,8 +689,9 @@ impl Gen<'_, '_> {
                 map.insert(name, value);
             }
             // Now and then the older `dependencies`, which the later
-            // metaschemas keep.
-            let key = if !self.gateway && self.rng.chance(4) {
+            // metaschemas keep: lists of names only (its schemas and
+            // `unevaluatedProperties`: see the test file).
+            let key = if !schemas && !self.gateway && self.rng.chance(4) {
                 "dependencies"
             } else if schemas {
                 "dependentSchemas"
