@@ -660,29 +660,36 @@ fn dependent_required_and_dependent_schemas_rules_are_charged() {
     let rules = |count: usize| object((0..count).map(|i| (format!("d{i}"), json!(["x"]))));
     let schemas = |count: usize| object((0..count).map(|i| (format!("d{i}"), json!({"required": ["x"]}))));
     let many = Value::Array(vec![json!({"y": 1}); 100_000]);
-    for (keyword, value) in [
-        ("dependentRequired", rules(50_000)),
-        ("dependentSchemas", schemas(20_000)),
+    // `dependencies` (2020-12 keeps it) in both forms too.
+    for (keyword, value, names) in [
+        ("dependentRequired", rules(50_000), true),
+        ("dependentSchemas", schemas(20_000), false),
+        ("dependencies", rules(50_000), true),
+        ("dependencies", schemas(20_000), false),
     ] {
         let v = compiled(&with("items", with(keyword, value)));
         assert_eq!(outcome(&v, &Value::Array(vec![json!({"y": 1}); 10])), Ok(vec![]));
+        let (name_location, schema_location) = (
+            format!("/items/{keyword}"),
+            format!("/items/{keyword}/d7/required"),
+        );
         assert_eq!(
             outcome(&v, &json!([{"d7": 1}]))
                 .unwrap()
                 .iter()
                 .map(unit)
                 .collect::<Vec<_>>(),
-            vec![if keyword == "dependentRequired" {
+            vec![if names {
                 (
-                    "dependentRequired",
-                    "/items/dependentRequired",
+                    keyword,
+                    name_location.as_str(),
                     "/0",
                     "property \"x\" is required when \"d7\" is present",
                 )
             } else {
                 (
                     "required",
-                    "/items/dependentSchemas/d7/required",
+                    schema_location.as_str(),
                     "/0",
                     "required property \"x\" is missing",
                 )
