@@ -107,6 +107,29 @@ defmodule Backplane.JSONSchemaTest do
       refute JSONSchema.valid?(schema, %{"kind" => "b"})
     end
 
+    test "number beside integer allows the integers, through every walk" do
+      for schema <- [
+            %{"type" => "number", "allOf" => [%{"type" => "integer"}]},
+            %{
+              "allOf" => [%{"type" => "number"}, %{"$ref" => "#/$defs/int"}],
+              "$defs" => %{"int" => %{"type" => "integer"}}
+            }
+          ] do
+        {:ok, compiled} = JSONSchema.compile(schema)
+
+        for instance <- [0, 42, 2.0] do
+          assert JSONSchema.valid?(compiled, instance), inspect({schema, instance})
+          assert JSONSchema.validate(compiled, instance) == :ok
+        end
+
+        refute JSONSchema.valid?(compiled, 1.5)
+
+        assert {:error,
+                [%ValidationError{keyword: "type", message: "instance is not of type integer"}]} =
+                 JSONSchema.validate(compiled, 1.5)
+      end
+    end
+
     test "dependencies is checked in every dialect, as the later metaschemas keep it" do
       schema = %{
         "dependencies" => %{"card" => ["billing"], "vip" => %{"required" => ["tier"]}}

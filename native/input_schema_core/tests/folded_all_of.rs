@@ -48,10 +48,13 @@ fn properties(rng: &mut Rng, recursion: &Value) -> Map<String, Value> {
 fn branch(rng: &mut Rng, recursion: &Value) -> Map<String, Value> {
     let mut branch = Map::new();
     if rng.chance(60) {
+        // `number` beside `integer` too: they meet at the integers.
         let types = [
             json!("object"),
             json!(["object", "boolean"]),
             json!(["object", "integer"]),
+            json!(["object", "number"]),
+            json!("integer"),
         ];
         branch.insert("type".into(), types[rng.below(types.len())].clone());
     }
@@ -131,7 +134,8 @@ fn schemas(rng: &mut Rng) -> (Value, Value) {
         root.insert("required".into(), json!([NAMES[rng.below(NAMES.len())]]));
     }
     if rng.chance(40) {
-        root.insert("type".into(), json!(["object", "boolean"]));
+        let types = [json!(["object", "boolean"]), json!(["object", "number"])];
+        root.insert("type".into(), types[rng.below(2)].clone());
     }
     // A `$ref` beside the other keywords, to a base schema that folds as a
     // branch does (the twin's does not).
@@ -221,4 +225,53 @@ fn a_branch_whose_property_is_a_resource_of_its_own_keeps_its_dynamic_scope() {
     assert_eq!(folded.is_valid(JsonRef::from(&instance)), Ok(false));
     let instance = json!({"p": {"q": {"p": {}}}});
     assert_eq!(folded.is_valid(JsonRef::from(&instance)), Ok(true));
+}
+
+/// Folded `type`s meet as sets of values, where `number` holds every
+/// integer: `number` beside a branch of `integer` (inline, behind `$ref`s,
+/// or a `$ref` beside it) allows the integers, not nothing. The verdicts
+/// are the specification's, by hand: `2.0` is an integer from draft 6 on,
+/// never in draft 4.
+#[test]
+fn number_and_integer_meet_at_integer() {
+    let schemas = [
+        json!({"type": "number", "allOf": [{"type": "integer"}]}),
+        json!({"allOf": [{"type": "number"}, {"type": "integer"}]}),
+        json!({"allOf": [{"type": "integer"}, {"type": ["number", "string"]}]}),
+        json!({"type": "number", "allOf": [{"$ref": "#/definitions/int"}, {"$ref": "#/definitions/int"}],
+               "definitions": {"int": {"type": "integer"}}}),
+        json!({"type": ["number", "null"], "$ref": "#/definitions/int", "definitions": {"int": {"type": "integer"}}}),
+        json!({"type": "number", "allOf": [{"type": "number"}]}),
+    ];
+    let dialects = [
+        ("http://json-schema.org/draft-04/schema#", false),
+        ("http://json-schema.org/draft-07/schema#", true),
+        ("https://json-schema.org/draft/2019-09/schema", true),
+        ("https://json-schema.org/draft/2020-12/schema", true),
+    ];
+    for (i, schema) in schemas.iter().enumerate() {
+        let only_numbers = i == schemas.len() - 1;
+        for (dialect, whole_floats_are_integers) in dialects {
+            // Draft 7 ignores a `$ref`'s siblings: there the fifth schema
+            // is `integer` alone, which gives the same verdicts.
+            let mut schema = schema.clone();
+            schema["$schema"] = json!(dialect);
+            let v = Validator::compile(&schema, &Options::default()).unwrap();
+            for (instance, expected) in [
+                (json!(0), true),
+                (json!(-7), true),
+                (json!(2.0), whole_floats_are_integers || only_numbers),
+                (json!(1.5), only_numbers),
+                (json!("1"), false),
+                (json!(null), false),
+            ] {
+                let units = v.validate(JsonRef::from(&instance)).unwrap();
+                assert_eq!(
+                    (v.is_valid(JsonRef::from(&instance)), units.is_empty()),
+                    (Ok(expected), expected),
+                    "{schema} on {instance}: {units:?}"
+                );
+            }
+        }
+    }
 }

@@ -173,6 +173,14 @@ pub(crate) fn type_holds<'a, V: Value<'a>>(types: u8, kind: Kind, instance: V) -
     instance_type_of(kind, instance, floats_decide(types)) & types & !FLOATS_ARE_NEVER_INTEGERS != 0
 }
 
+/// The types two `type` keywords both allow (one reading of integers):
+/// their sets' intersection, where `number` holds every integer, so that
+/// `number` and `integer` meet at `integer`, not at nothing.
+pub(crate) fn meet(a: u8, b: u8) -> u8 {
+    let widen = |bits: u8| if bits & NUMBER != 0 { bits | INTEGER } else { bits };
+    widen(a) & widen(b)
+}
+
 /// Whether a float's value may decide a `type` keyword of these bits: only
 /// when a whole float counts as an integer (not in draft 4) and the bits
 /// do not allow `number` (which every float is). Otherwise

@@ -22,7 +22,7 @@ use super::walk::{Path, Step, Walk};
 use super::Limit;
 use crate::keywords::numbers::Bound;
 use crate::keywords::type_bits::{ARRAY, OBJECT, STRING};
-use crate::keywords::types::{floats_decide, instance_type_of, FLOATS_ARE_NEVER_INTEGERS};
+use crate::keywords::types::{floats_decide, instance_type_of, meet, FLOATS_ARE_NEVER_INTEGERS};
 use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
 use crate::pattern::Pattern;
 use crate::value::{Kind, Number, Value};
@@ -428,7 +428,7 @@ fn folding(nodes: &[Node], at: usize, entry: usize, dynamic: bool, cap: usize) -
             fold.types = Some(match fold.types {
                 None => bits,
                 Some(known) if known & FLOATS_ARE_NEVER_INTEGERS == bits & FLOATS_ARE_NEVER_INTEGERS => {
-                    known & bits
+                    meet(known, bits)
                 }
                 Some(_) => return None,
             });
@@ -506,7 +506,7 @@ fn apply(node: &mut Node, fold: Fold) {
     if let Some(bits) = fold.types {
         plan.types = Some(match plan.types {
             None => bits,
-            Some(known) => known & bits,
+            Some(known) => meet(known, bits),
         });
     }
     if let Some(depth) = fold.depth {
