@@ -275,3 +275,33 @@ fn number_and_integer_meet_at_integer() {
         }
     }
 }
+
+/// Branches that read whole floats differently (a draft 4 resource, where
+/// `2.0` is no integer, beside a 2020-12 branch, where it is one) are not
+/// met into one type set: each keeps its own reading, in either order.
+#[test]
+fn branches_of_two_readings_of_integers_keep_their_own() {
+    // A resource of the caller's, in its own dialect.
+    let options = Options {
+        resources: vec![(
+            "https://example.com/old".to_string(),
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer"}),
+        )],
+        ..Options::default()
+    };
+    for all_of in [
+        json!([{"$ref": "https://example.com/old"}, {"type": "integer"}]),
+        json!([{"type": "integer"}, {"$ref": "https://example.com/old"}]),
+    ] {
+        let schema = json!({"allOf": all_of});
+        let v = Validator::compile(&schema, &options).unwrap();
+        for (instance, expected) in [(json!(2), true), (json!(2.0), false), (json!(2.5), false)] {
+            let units = v.validate(JsonRef::from(&instance)).unwrap();
+            assert_eq!(
+                (v.is_valid(JsonRef::from(&instance)), units.is_empty()),
+                (Ok(expected), expected),
+                "{schema} on {instance}: {units:?}"
+            );
+        }
+    }
+}
