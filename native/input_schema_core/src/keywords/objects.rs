@@ -166,21 +166,21 @@ pub(crate) fn compile_dependencies<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, va
             _ => return Err(at.invalid("dependencies", "a map of schemas or lists of names")),
         }
     }
-    // Both halves, each an entry of its own: the names, then the schemas
-    // (added right after it).
+    // Both halves, each an entry of its own, in the compiler's extra
+    // entries: the names, then the schemas.
     let half = |keyword| super::Entry {
         name: "dependencies",
         keyword,
     };
-    let names = (!required.is_empty()).then(|| half(Keyword::DependentRequired(required.into_boxed_slice())));
-    let schemas = (!schemas.is_empty()).then(|| half(Keyword::DependentSchemas(schemas.into_boxed_slice())));
-    Ok(match (names, schemas) {
-        (Some(names), Some(schemas)) => {
-            c.extra.push(schemas);
-            Some(names)
-        }
-        (names, schemas) => names.or(schemas),
-    })
+    if !required.is_empty() {
+        c.extra
+            .push(half(Keyword::DependentRequired(required.into_boxed_slice())));
+    }
+    if !schemas.is_empty() {
+        c.extra
+            .push(half(Keyword::DependentSchemas(schemas.into_boxed_slice())));
+    }
+    Ok(None)
 }
 
 pub(crate) fn compile_count(_c: &mut Compiler<'_>, at: &At<'_, '_>, key: &str, value: &Json) -> Compiled {

@@ -94,7 +94,8 @@ pub(crate) struct Compiler<'s> {
     pub annotates: bool,
     pub dynamic: bool,
     pub bytes: usize,
-    /// Entries a keyword adds beside its own (`dependencies`).
+    /// Entries a keyword adds in its place, after its own if it has one
+    /// (`dependencies`: its two halves).
     pub extra: Vec<Entry>,
 }
 
