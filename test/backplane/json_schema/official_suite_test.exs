@@ -19,6 +19,19 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   # naming the pattern is the expected outcome. Keep that list the same as
   # REFUSED_PATTERNS in native/input_schema_core/tests/official_suite.rs,
   # and @content_annotations the same as CONTENT_ANNOTATIONS there.
+  #
+  # The suite's output tests (json/output-tests, 2019-09 and 2020-12) run
+  # here only, since the basic output is built on the Elixir side: each
+  # case's instance through validate/3 with output: :basic, the result
+  # checked against the case's own schema for "basic" (formats asserted),
+  # with the suite's output schema as a resource. Two differences, both
+  # written in docs/behaviour.md, are adapted exactly: the output schema
+  # asks every unit for "valid", which this library's units (like the
+  # specification's example of basic output) do not carry, so the check
+  # adds "valid" => false to each unit of an invalid instance's output; and
+  # a valid instance is :ok, with no annotations, so the cases that expect
+  # annotations of a valid instance (@annotation_outputs) must be :ok
+  # through both calls, and any other outcome fails.
   use ExUnit.Case, async: true
 
   alias Backplane.AgentRuntime.InputSchema.JSON
@@ -50,6 +63,15 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
      "an invalid base64 string that is valid JSON"}
   ]
 
+  # Output cases that expect the annotations of a valid instance:
+  # {dialect directory, file under output-tests/<dialect>, group, case}.
+  @annotation_outputs [
+    {"draft2019-09", "content/readOnly.json", "readOnly generates its value as an annotation",
+     "readOnly is true"},
+    {"draft2020-12", "content/readOnly.json", "readOnly generates its value as an annotation",
+     "readOnly is true"}
+  ]
+
   @dialects [
     {"draft4", :draft4},
     {"draft6", :draft6},
@@ -69,6 +91,12 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
 
     test "#{dir}: the other optional files, formats asserted" do
       run(unquote(dir), unquote(dialect), :assert, "optional")
+    end
+  end
+
+  for dir <- ["draft2019-09", "draft2020-12"] do
+    test "#{dir}: the output tests, basic output" do
+      run_output_tests(unquote(dir))
     end
   end
 
@@ -186,6 +214,78 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
       {:raised, text} ->
         failures = Enum.reduce(cases, failures, &fail.(&2, &1, "compile raised: #{text}"))
         {%{tally | failed: tally.failed + length(cases)}, failures}
+    end
+  end
+
+  defp run_output_tests(dir_name) do
+    dir = Path.join([suite_root!(), "output-tests", dir_name])
+    files = json_files(Path.join(dir, "content"))
+    assert files != [], "no output test files in #{dir}/content"
+    output_schema = decode_file!(Path.join(dir, "output-schema.json"))
+    resources = %{Map.fetch!(output_schema, "$id") => output_schema}
+
+    outcomes =
+      for path <- files,
+          file = Path.relative_to(path, dir),
+          group <- decode_file!(path),
+          case_ <- Map.fetch!(group, "tests") do
+        names = {file, Map.fetch!(group, "description"), Map.fetch!(case_, "description")}
+        listed = Tuple.insert_at(names, 0, dir_name) in @annotation_outputs
+        {names, listed, check_output(group, case_, listed, resources)}
+      end
+
+    failures = for {names, _, {:fail, detail}} <- outcomes, do: {names, detail}
+    listed = for {_, true, :ok} <- outcomes, do: :listed
+
+    summary =
+      "#{dir_name} output tests: #{length(files)} files, #{length(outcomes)} cases, " <>
+        "#{length(outcomes) - length(failures) - length(listed)} passed, " <>
+        "#{length(failures)} failed, #{length(listed)} annotations not returned (listed)"
+
+    assert failures == [],
+           summary <>
+             "\n" <>
+             Enum.map_join(failures, "\n", fn {{file, group, case_name}, detail} ->
+               "  #{dir_name}/#{file} | #{group} | #{case_name}\n      #{detail}"
+             end)
+
+    expected_listed = for {^dir_name, _, _, _} <- @annotation_outputs, do: :listed
+    assert listed == expected_listed, summary
+  end
+
+  defp check_output(group, case_, listed, resources) do
+    {:ok, schema} = JSONSchema.compile(Map.fetch!(group, "schema"))
+    data = Map.fetch!(case_, "data")
+    expected = case_ |> Map.fetch!("output") |> Map.fetch!("basic")
+
+    case {listed, JSONSchema.validate(schema, data, output: :basic)} do
+      {true, :ok} ->
+        if JSONSchema.valid?(schema, data),
+          do: :ok,
+          else: {:fail, "validate/3 is :ok but valid?/2 is false"}
+
+      {true, other} ->
+        {:fail, "listed as a valid instance, but validate/3 returned #{inspect(other)}"}
+
+      {false, result} ->
+        output =
+          case result do
+            :ok ->
+              %{"valid" => true}
+
+            {:error, %{"valid" => false, "errors" => units}} ->
+              %{"valid" => false, "errors" => Enum.map(units, &Map.put(&1, "valid", false))}
+          end
+
+        {:ok, check} = JSONSchema.compile(expected, resources: resources, formats: :assert)
+
+        case JSONSchema.validate(check, output) do
+          :ok ->
+            :ok
+
+          {:error, errors} ->
+            {:fail, "#{inspect(result)} fails the case's schema: #{inspect(errors)}"}
+        end
     end
   end
 
