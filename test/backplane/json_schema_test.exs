@@ -214,6 +214,32 @@ defmodule Backplane.JSONSchemaTest do
       assert message =~ "needs backtracking"
     end
 
+    test "an escape Unicode mode does not allow is refused, naming it; the character alone runs" do
+      # Azure Pipelines' schema writes `\:` in a class: valid without the
+      # `u` flag, not in Unicode mode, where only syntax characters and `/`
+      # (and `-` in a class) may be escaped.
+      for source <- ["^a\\:b$", "^[^\\/~\\^\\: ]+$", "\\#", "\\_", "a\\-b"] do
+        schema = %{"properties" => %{"p" => %{"pattern" => source}}}
+        escaped = String.replace(source, "\\", "\\\\")
+
+        assert JSONSchema.compile(schema) ==
+                 {:error,
+                  %CompileError{
+                    reason: :pattern,
+                    pointer: "/properties/p/pattern",
+                    uri: nil,
+                    failures: [],
+                    message:
+                      "pattern \"#{escaped}\" at \"/properties/p/pattern\" is not supported: " <>
+                        "it is not a valid ECMAScript regular expression"
+                  }}
+      end
+
+      {:ok, plain} = JSONSchema.compile(%{"pattern" => "^[^/~^: ]+$"})
+      assert JSONSchema.valid?(plain, "main")
+      refute JSONSchema.valid?(plain, "a:b")
+    end
+
     test "a term that is not JSON is refused with its place" do
       assert {:error, %CompileError{reason: :not_json, pointer: "/enum/0"}} =
                JSONSchema.compile(%{"enum" => [{:a}]})
