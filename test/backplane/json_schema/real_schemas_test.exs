@@ -1,0 +1,117 @@
+defmodule Backplane.JSONSchema.RealSchemasTest do
+  # The standard entry point against an independent validator on real
+  # schemas: the 26 SchemaStore configuration schemas check-jsonschema
+  # 0.39.0 vendors (GitHub workflows, GitLab CI, Renovate, Compose, ...),
+  # their example files, and 120 mutants of each, every case with
+  # python-jsonschema 4.23.0's verdict (formats as annotations). The corpus
+  # is made by scripts/real_schemas (scripts/test runs it) and read from
+  # REAL_SCHEMAS_CORPUS when set, else from the fixed path it writes to,
+  # which the chroots see too.
+  #
+  # Every schema compiles but the two listed in @refused, each refused with
+  # exactly the error written there (docs/behaviour.md says why). On every
+  # case of the others, valid?/2 gives python's verdict, and validate/2 is
+  # :ok exactly when the instance is valid.
+  use ExUnit.Case, async: true
+
+  alias Backplane.AgentRuntime.InputSchema.JSON
+  alias Backplane.JSONSchema
+  alias Backplane.JSONSchema.CompileError
+
+  @moduletag timeout: 600_000
+
+  @fixed_path Path.expand("../../../_build/real_schemas/0.39.0/corpus.json", __DIR__)
+
+  @azure_pattern "^[^\\/~\\^\\: \\[\\]\\\\]+(\\/[^\\/~\\^\\: \\[\\]\\\\]+)*$"
+  @kubernetes "https://json.schemastore.org/kubernetes-definitions.json#/definitions/io.k8s.api.core.v1.PodDNSConfig"
+
+  @refused %{
+    # `\:` escapes a character Unicode mode does not let a pattern escape.
+    "azure-pipelines" => %CompileError{
+      reason: :pattern,
+      pointer: "/definitions/branchFilter/pattern",
+      uri: nil,
+      failures: [],
+      message:
+        "pattern #{inspect(@azure_pattern)} at \"/definitions/branchFilter/pattern\" is not supported: " <>
+          "it is not a valid ECMAScript regular expression"
+    },
+    # A reference to another schema that is not given in resources: (it is
+    # never fetched).
+    "drone-ci" => %CompileError{
+      reason: :unresolved_reference,
+      pointer: "/definitions/pipeline_kubernetes/properties/dns_config/$ref",
+      uri: @kubernetes,
+      failures: [],
+      message:
+        "reference #{@kubernetes} resolves to nothing in the schema, its resources or the built-in metaschemas"
+    }
+  }
+
+  test "every real schema compiles or is refused as listed, and every verdict is python-jsonschema's" do
+    %{"schemas" => schemas, "cases" => cases} = corpus!()
+    assert map_size(schemas) == 26
+
+    compiled =
+      for {name, schema} <- schemas, into: %{} do
+        case {JSONSchema.compile(schema), Map.fetch(@refused, name)} do
+          {{:ok, compiled}, :error} ->
+            {name, compiled}
+
+          {{:error, error}, {:ok, expected}} ->
+            {name, assert(error == expected)}
+
+          {other, listed} ->
+            flunk("#{name}: compile gave #{inspect(other)}, listed #{inspect(listed)}")
+        end
+      end
+
+    checked = for case_ <- cases, not Map.has_key?(@refused, case_["schema"]), do: case_
+
+    failures =
+      Enum.flat_map(checked, fn %{"schema" => name, "instance" => instance, "valid" => expected} =
+                                  case_ ->
+        schema = Map.fetch!(compiled, name)
+        verdict = JSONSchema.valid?(schema, instance)
+        result = JSONSchema.validate(schema, instance)
+
+        if verdict == expected and result == :ok == expected do
+          []
+        else
+          [
+            "#{case_["source"]} mutant #{case_["mutant"]}: python #{expected}, " <>
+              "valid?/2 #{verdict}, validate/2 #{inspect(result, limit: 5, printable_limit: 200)}"
+          ]
+        end
+      end)
+
+    valid = Enum.count(checked, & &1["valid"])
+
+    IO.puts(
+      "real schemas: #{map_size(schemas) - map_size(@refused)} of #{map_size(schemas)} compile, " <>
+        "#{length(checked)} cases (#{valid} valid, #{length(checked) - valid} invalid), " <>
+        "#{length(failures)} verdicts differ from python-jsonschema"
+    )
+
+    assert failures == [], Enum.join(Enum.take(failures, 20), "\n")
+    # The corpus reaches every compiled schema, with both verdicts.
+    assert length(checked) > 3000 and valid > 1000 and length(checked) - valid > 1000
+  end
+
+  defp corpus! do
+    from_env = System.get_env("REAL_SCHEMAS_CORPUS")
+    path = if from_env in [nil, ""], do: @fixed_path, else: from_env
+
+    case File.read(path) do
+      {:ok, text} ->
+        {:ok, corpus} = JSON.decode(text)
+        corpus
+
+      {:error, reason} ->
+        flunk("""
+        the real-schema corpus is missing (#{path}: #{:file.format_error(reason)}). \
+        Run scripts/real_schemas (scripts/test runs it), which writes it to #{@fixed_path}.\
+        """)
+    end
+  end
+end
