@@ -9,16 +9,18 @@ copies of widely used SchemaStore schemas) and its example files
 JSON or TOML). Writes OUT_FILE, one JSON document:
 
     {"schemas": {NAME: SCHEMA, ...},
-     "cases": [{"schema": NAME, "source": FILE, "mutant": N,
-                "valid": BOOL, "instance": VALUE}, ...]}
+     "cases": [{"schema": NAME, "source": FILE, "mutant": N, "valid": BOOL,
+                "valid_formats": BOOL, "instance": VALUE}, ...]}
 
 Each example file is a case as written (mutant 0) and MUTANTS mutants of
 it (mutant 1..MUTANTS): one to three edits drawn from a generator seeded
 per file (a key removed, a value replaced by another type, a key added,
 an item repeated, a string changed), so the set is the same on every run.
 "valid" is python-jsonschema's verdict (the schema's own dialect, formats
-as annotations, as the specification's default), the independent
-validator the ExUnit side compares with. A file that does not read as
+as annotations, as the specification's default), and "valid_formats" its
+verdict with its FormatChecker asserting formats (the format oracle's
+environment has every library it uses): the independent validator the
+ExUnit side compares with. A file that does not read as
 JSON data (YAML tags, dates) is left out. Stdout says how many of each.
 """
 
@@ -101,7 +103,9 @@ def main(source, out):
             if name not in schemas:
                 continue
             schema = schemas[name]
-            validator = jsonschema.validators.validator_for(schema)(schema)
+            dialect = jsonschema.validators.validator_for(schema)
+            validator = dialect(schema)
+            asserting = dialect(schema, format_checker=dialect.FORMAT_CHECKER)
             for path in sorted(glob.glob(os.path.join(directory, "*"))):
                 if os.path.basename(path).startswith("_"):
                     continue
@@ -121,6 +125,7 @@ def main(source, out):
                             "source": source_name,
                             "mutant": mutant,
                             "valid": validator.is_valid(value),
+                            "valid_formats": asserting.is_valid(value),
                             "instance": value,
                         }
                     )

@@ -3,15 +3,17 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
   # schemas: the 26 SchemaStore configuration schemas check-jsonschema
   # 0.39.0 vendors (GitHub workflows, GitLab CI, Renovate, Compose, ...),
   # their example files, and 120 mutants of each, every case with
-  # python-jsonschema 4.23.0's verdict (formats as annotations). The corpus
+  # python-jsonschema 4.23.0's verdicts, formats as annotations and formats
+  # asserted (by its FormatChecker, every library it uses installed). The corpus
   # is made by scripts/real_schemas (scripts/test runs it) and read from
   # REAL_SCHEMAS_CORPUS when set, else from the fixed path it writes to,
   # which the chroots see too.
   #
   # Every schema compiles but the two listed in @refused, each refused with
-  # exactly the error written there (docs/behaviour.md says why). On every
-  # case of the others, valid?/2 gives python's verdict, and validate/2 is
-  # :ok exactly when the instance is valid.
+  # exactly the error written there (docs/behaviour.md says why), in both
+  # format modes. On every case of the others, in each mode, valid?/2 gives
+  # python's verdict, and validate/2 is :ok exactly when the instance is
+  # valid.
   use ExUnit.Case, async: true
 
   alias Backplane.AgentRuntime.InputSchema.JSON
@@ -48,13 +50,20 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
     }
   }
 
-  test "every real schema compiles or is refused as listed, and every verdict is python-jsonschema's" do
+  for {formats, key} <- [annotate: "valid", assert: "valid_formats"] do
+    test "formats: #{formats}: every real schema compiles or is refused as listed, " <>
+           "and every verdict is python-jsonschema's" do
+      check(unquote(formats), unquote(key))
+    end
+  end
+
+  defp check(formats, key) do
     %{"schemas" => schemas, "cases" => cases} = corpus!()
     assert map_size(schemas) == 26
 
     compiled =
       for {name, schema} <- schemas, into: %{} do
-        case {JSONSchema.compile(schema), Map.fetch(@refused, name)} do
+        case {JSONSchema.compile(schema, formats: formats), Map.fetch(@refused, name)} do
           {{:ok, compiled}, :error} ->
             {name, compiled}
 
@@ -69,8 +78,8 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
     checked = for case_ <- cases, not Map.has_key?(@refused, case_["schema"]), do: case_
 
     failures =
-      Enum.flat_map(checked, fn %{"schema" => name, "instance" => instance, "valid" => expected} =
-                                  case_ ->
+      Enum.flat_map(checked, fn %{"schema" => name, "instance" => instance} = case_ ->
+        expected = Map.fetch!(case_, key)
         schema = Map.fetch!(compiled, name)
         verdict = JSONSchema.valid?(schema, instance)
         result = JSONSchema.validate(schema, instance)
@@ -85,12 +94,12 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
         end
       end)
 
-    valid = Enum.count(checked, & &1["valid"])
+    valid = Enum.count(checked, &Map.fetch!(&1, key))
 
     IO.puts(
-      "real schemas: #{map_size(schemas) - map_size(@refused)} of #{map_size(schemas)} compile, " <>
-        "#{length(checked)} cases (#{valid} valid, #{length(checked) - valid} invalid), " <>
-        "#{length(failures)} verdicts differ from python-jsonschema"
+      "real schemas, formats: #{formats}: #{map_size(schemas) - map_size(@refused)} of " <>
+        "#{map_size(schemas)} compile, #{length(checked)} cases (#{valid} valid, " <>
+        "#{length(checked) - valid} invalid), #{length(failures)} verdicts differ from python-jsonschema"
     )
 
     assert failures == [], Enum.join(Enum.take(failures, 20), "\n")
