@@ -5,8 +5,9 @@
 SOURCE_DIR is check-jsonschema's extracted source distribution: its
 vendored schemas (src/check_jsonschema/builtin_schemas/vendor/*.json,
 copies of widely used SchemaStore schemas) and its example files
-(tests/example-files/hooks/{positive,negative}/<schema name>/*, YAML,
-JSON or TOML). Writes OUT_FILE, one JSON document:
+(tests/example-files/hooks/{positive,negative}/<schema name>/*: YAML,
+CFF (which is YAML), JSON or TOML; YAML's dates and times stay strings).
+Writes OUT_FILE, one JSON document:
 
     {"schemas": {NAME: SCHEMA, ...},
      "cases": [{"schema": NAME, "source": FILE, "mutant": N, "valid": BOOL,
@@ -15,7 +16,8 @@ JSON or TOML). Writes OUT_FILE, one JSON document:
 Each example file is a case as written (mutant 0) and MUTANTS mutants of
 it (mutant 1..MUTANTS): one to three edits drawn from a generator seeded
 per file (a key removed, a value replaced by another type, a key added,
-an item repeated, a string changed), so the set is the same on every run.
+an item repeated, a string changed, or replaced by one that breaks a
+format), so the set is the same on every run.
 "valid" is python-jsonschema's verdict (the schema's own dialect, formats
 as annotations, as the specification's default), and "valid_formats" its
 verdict with its FormatChecker asserting formats (the format oracle's
@@ -38,15 +40,29 @@ import yaml
 MUTANTS = 120
 SCALARS = [None, True, False, 0, -1, 1.5, 2**40, "", "x", "main", "1.0", [], {}]
 KEYS = ["extra", "name", "on", "runs-on", "steps", "image", "version", "x-y"]
+# Strings that break the formats the schemas use (uri, uri-reference,
+# date, date-time, duration, regex), or a template's syntax.
+MALFORMED = ["${{ x }}", "not a uri", "http://exa mple.com", "2026-02-30", "2026-13-01T25:00:00Z", "P1X", "(", "{{"]
+
+
+class DataLoader(yaml.SafeLoader):
+    """YAML as JSON data: a date or a time stays the string it is written
+    as (JSON has no date), as check-jsonschema reads it."""
+
+
+DataLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 def read_instance(path):
     if path.endswith(".json"):
         with open(path) as f:
             return json.load(f)
-    if path.endswith((".yaml", ".yml")):
+    if path.endswith((".yaml", ".yml", ".cff")):
         with open(path) as f:
-            return yaml.safe_load(f)
+            return yaml.load(f, Loader=DataLoader)
     if path.endswith(".toml"):
         with open(path, "rb") as f:
             return tomllib.load(f)
@@ -72,10 +88,14 @@ def get(value, at):
 def mutate(instance, rng):
     instance = copy.deepcopy(instance)
     for _ in range(rng.choice([1, 1, 2, 3])):
-        at = rng.choice(list(places(instance)))
+        edit = rng.randrange(5)
+        every = list(places(instance))
+        if edit == 4:
+            # A string's edit picks among the strings alone.
+            every = [at for at in every if isinstance(get(instance, at), str)] or every
+        at = rng.choice(every)
         target = get(instance, at)
         parent = get(instance, at[:-1]) if at else None
-        edit = rng.randrange(5)
         if edit == 0 and parent is not None:
             del parent[at[-1]]
         elif edit == 1 and parent is not None:
@@ -85,7 +105,7 @@ def mutate(instance, rng):
         elif edit == 3 and isinstance(target, list) and target:
             target.append(copy.deepcopy(rng.choice(target)))
         elif edit == 4 and parent is not None and isinstance(target, str):
-            parent[at[-1]] = rng.choice(["", target + "!", target.upper(), target * 2, "${{ x }}"])
+            parent[at[-1]] = rng.choice(["", target + "!", target.upper(), target * 2] + MALFORMED)
     return instance
 
 
