@@ -1,29 +1,34 @@
 """The python side of the real-schema differential (scripts/real_schemas).
 
-    real_schemas.py SOURCE_DIR OUT_FILE
+    real_schemas.py CHECKER_DIR OPENAPI_DIR OUT_FILE
 
-SOURCE_DIR is check-jsonschema's extracted source distribution: its
+CHECKER_DIR is check-jsonschema's extracted source distribution: its
 vendored schemas (src/check_jsonschema/builtin_schemas/vendor/*.json,
-copies of widely used SchemaStore schemas) and its example files
-(tests/example-files/hooks/{positive,negative}/<schema name>/*: YAML,
-CFF (which is YAML), JSON or TOML; YAML's dates and times stay strings).
-Writes OUT_FILE, one JSON document:
+copies of widely used SchemaStore schemas) and their example files
+(tests/example-files/hooks/{positive,negative}/<schema name>/*).
+OPENAPI_DIR is openapi-spec-validator's: the OpenAPI 2.0, 3.0, 3.1 and
+3.2 schemas (openapi_spec_validator/resources/schemas/v*/schema.json) and
+its OpenAPI documents (tests/bench/specs: GitHub's, Stripe's,
+Kubernetes', Docker's; tests/integration/data), each checked against the
+schema of the version it names. Files are YAML, CFF (which is YAML), JSON
+or TOML, read as JSON data: YAML's dates and times stay strings, keys
+become strings. Writes OUT_FILE, one JSON document:
 
     {"schemas": {NAME: SCHEMA, ...},
      "cases": [{"schema": NAME, "source": FILE, "mutant": N, "valid": BOOL,
                 "valid_formats": BOOL, "instance": VALUE}, ...]}
 
-Each example file is a case as written (mutant 0) and MUTANTS mutants of
-it (mutant 1..MUTANTS): one to three edits drawn from a generator seeded
-per file (a key removed, a value replaced by another type, a key added,
-an item repeated, a string changed, or replaced by one that breaks a
-format), so the set is the same on every run.
+Each file is a case as written (mutant 0) and MUTANTS mutants of it
+(LARGE_MUTANTS for a document of 100 KB or more): one to three edits drawn
+from a generator seeded per file (a key removed, a value replaced by
+another type, a key added, an item repeated, a string changed or replaced
+by one that breaks a format), so the set is the same on every run.
 "valid" is python-jsonschema's verdict (the schema's own dialect, formats
 as annotations, as the specification's default), and "valid_formats" its
 verdict with its FormatChecker asserting formats (the format oracle's
 environment has every library it uses): the independent validator the
-ExUnit side compares with. A file that does not read as
-JSON data (YAML tags, dates) is left out. Stdout says how many of each.
+ExUnit side compares with. A file that does not read as JSON data (a
+YAML tag, JSON5) is left out. Stdout says how many of each.
 """
 
 import copy
@@ -38,6 +43,8 @@ import jsonschema
 import yaml
 
 MUTANTS = 120
+# Mutants of a document of 100 KB or more.
+LARGE_MUTANTS = 2
 SCALARS = [None, True, False, 0, -1, 1.5, 2**40, "", "x", "main", "1.0", [], {}]
 KEYS = ["extra", "name", "on", "runs-on", "steps", "image", "version", "x-y"]
 # Strings that break the formats the schemas use (uri, uri-reference,
@@ -109,46 +116,80 @@ def mutate(instance, rng):
     return instance
 
 
-def main(source, out):
-    vendor = os.path.join(source, "src/check_jsonschema/builtin_schemas/vendor")
-    schemas = {}
+def openapi_schema(instance):
+    """The OpenAPI schema a document names by its version, if any."""
+    if not isinstance(instance, dict):
+        return None
+    if str(instance.get("swagger", "")) == "2.0":
+        return "openapi-2.0"
+    version = str(instance.get("openapi", ""))
+    for name in ["3.0", "3.1", "3.2"]:
+        if version.startswith(name + "."):
+            return "openapi-" + name
+    return None
+
+
+def main(checker_source, openapi_source, out):
+    schemas, examples = {}, []
+    # check-jsonschema: its vendored schemas and their example files.
+    vendor = os.path.join(checker_source, "src/check_jsonschema/builtin_schemas/vendor")
     for path in sorted(glob.glob(os.path.join(vendor, "*.json"))):
         with open(path) as f:
             schemas[os.path.basename(path)[: -len(".json")]] = json.load(f)
-    cases, skipped = [], 0
-    examples = os.path.join(source, "tests/example-files/hooks")
+    hooks = os.path.join(checker_source, "tests/example-files/hooks")
     for kind in ["positive", "negative"]:
-        for directory in sorted(glob.glob(os.path.join(examples, kind, "*"))):
+        for directory in sorted(glob.glob(os.path.join(hooks, kind, "*"))):
             name = os.path.basename(directory)
-            if name not in schemas:
-                continue
+            if name in schemas:
+                for path in sorted(glob.glob(os.path.join(directory, "*"))):
+                    if not os.path.basename(path).startswith("_"):
+                        examples.append((name, path, "check-jsonschema/" + os.path.relpath(path, hooks)))
+    # openapi-spec-validator: the OpenAPI 2.0 to 3.2 schemas, and its
+    # documents (the version each names picks the schema; fragments that
+    # name none are not documents).
+    resources = os.path.join(openapi_source, "openapi_spec_validator/resources/schemas")
+    for version in ["2.0", "3.0", "3.1", "3.2"]:
+        with open(os.path.join(resources, "v" + version, "schema.json")) as f:
+            schemas["openapi-" + version] = json.load(f)
+    tests = os.path.join(openapi_source, "tests")
+    for pattern in ["bench/specs/*", "integration/data/**/*"]:
+        for path in sorted(glob.glob(os.path.join(tests, pattern), recursive=True)):
+            if os.path.isfile(path):
+                examples.append((None, path, "openapi-spec-validator/" + os.path.relpath(path, tests)))
+
+    validators = {}
+    cases, skipped = [], 0
+    for name, path, source_name in examples:
+        try:
+            instance = read_instance(path)
+            # As JSON data: keys are strings (YAML's `200:` is "200").
+            instance = json.loads(json.dumps(instance, allow_nan=False))
+        except Exception:
+            skipped += 1
+            continue
+        name = name or openapi_schema(instance)
+        if name is None:
+            continue
+        if name not in validators:
             schema = schemas[name]
             dialect = jsonschema.validators.validator_for(schema)
-            validator = dialect(schema)
-            asserting = dialect(schema, format_checker=dialect.FORMAT_CHECKER)
-            for path in sorted(glob.glob(os.path.join(directory, "*"))):
-                if os.path.basename(path).startswith("_"):
-                    continue
-                try:
-                    instance = read_instance(path)
-                    json.dumps(instance, allow_nan=False)
-                except Exception:
-                    skipped += 1
-                    continue
-                source_name = os.path.relpath(path, examples)
-                rng = random.Random(source_name)
-                for mutant in range(MUTANTS + 1):
-                    value = instance if mutant == 0 else mutate(instance, rng)
-                    cases.append(
-                        {
-                            "schema": name,
-                            "source": source_name,
-                            "mutant": mutant,
-                            "valid": validator.is_valid(value),
-                            "valid_formats": asserting.is_valid(value),
-                            "instance": value,
-                        }
-                    )
+            validators[name] = (dialect(schema), dialect(schema, format_checker=dialect.FORMAT_CHECKER))
+        validator, asserting = validators[name]
+        rng = random.Random(source_name)
+        # A document of megabytes takes python seconds a verdict.
+        mutants = MUTANTS if os.path.getsize(path) < 100_000 else LARGE_MUTANTS
+        for mutant in range(mutants + 1):
+            value = instance if mutant == 0 else mutate(instance, rng)
+            cases.append(
+                {
+                    "schema": name,
+                    "source": source_name,
+                    "mutant": mutant,
+                    "valid": validator.is_valid(value),
+                    "valid_formats": asserting.is_valid(value),
+                    "instance": value,
+                }
+            )
     with open(out, "w") as f:
         json.dump({"schemas": schemas, "cases": cases}, f)
     valid = sum(case["valid"] for case in cases)
@@ -160,4 +201,4 @@ def main(source, out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3])

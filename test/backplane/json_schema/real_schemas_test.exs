@@ -1,11 +1,14 @@
 defmodule Backplane.JSONSchema.RealSchemasTest do
   # The standard entry point against an independent validator on real
   # schemas: the 26 SchemaStore configuration schemas check-jsonschema
-  # 0.39.0 vendors (GitHub workflows, GitLab CI, Renovate, Compose, ...),
-  # their example files, and 120 mutants of each, every case with
-  # python-jsonschema 4.23.0's verdicts, formats as annotations and formats
-  # asserted (by its FormatChecker, every library it uses installed). The corpus
-  # is made by scripts/real_schemas (scripts/test runs it) and read from
+  # 0.39.0 vendors (GitHub workflows, GitLab CI, Renovate, Compose, ...)
+  # with their example files, and the OpenAPI 2.0 to 3.2 schemas with
+  # openapi-spec-validator 0.9.0's documents (GitHub's, Stripe's,
+  # Kubernetes' and Docker's APIs among them); 120 mutants of each file (2
+  # of a large one), every case with python-jsonschema 4.23.0's verdicts,
+  # formats as annotations and formats asserted (by its FormatChecker,
+  # every library it uses installed). The corpus is made by
+  # scripts/real_schemas (scripts/test runs it) and read from
   # REAL_SCHEMAS_CORPUS when set, else from the fixed path it writes to,
   # which the chroots see too.
   #
@@ -22,7 +25,7 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
 
   @moduletag timeout: 600_000
 
-  @fixed_path Path.expand("../../../_build/real_schemas/0.39.0/corpus.json", __DIR__)
+  @fixed_path Path.expand("../../../_build/real_schemas/0.39.0-0.9.0/corpus.json", __DIR__)
 
   @azure_pattern "^[^\\/~\\^\\: \\[\\]\\\\]+(\\/[^\\/~\\^\\: \\[\\]\\\\]+)*$"
   @kubernetes "https://json.schemastore.org/kubernetes-definitions.json#/definitions/io.k8s.api.core.v1.PodDNSConfig"
@@ -59,7 +62,7 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
 
   defp check(formats, key) do
     %{"schemas" => schemas, "cases" => cases} = corpus!()
-    assert map_size(schemas) == 26
+    assert map_size(schemas) == 30
 
     compiled =
       for {name, schema} <- schemas, into: %{} do
