@@ -21,12 +21,7 @@ defmodule Bench do
   defdelegate read_json!(path), to: BenchSupport
   defdelegate read_lines!(path), to: BenchSupport
 
-  def fixed(x), do: :erlang.float_to_binary(x / 1, decimals: 2)
-
-  def human(ns) when ns >= 1_000_000, do: fixed(ns / 1_000_000) <> " ms"
-
-  def human(ns) when ns >= 1_000, do: fixed(ns / 1_000) <> " µs"
-  def human(ns), do: "#{round(ns)} ns"
+  defdelegate human(ns), to: BenchSupport
 
   def row(name, {median, p99}, floor) do
     IO.puts(

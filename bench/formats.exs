@@ -23,10 +23,8 @@ alias Backplane.AgentRuntime.InputSchema.Native
 alias Backplane.JSONSchema
 
 defmodule FormatsBench do
-  def human(ns) when ns >= 1_000_000, do: fixed(ns / 1_000_000) <> " ms"
-  def human(ns) when ns >= 1_000, do: fixed(ns / 1_000) <> " µs"
-  def human(ns), do: "#{round(ns)} ns"
-  def fixed(x, decimals \\ 2), do: :erlang.float_to_binary(x / 1, decimals: decimals)
+  defdelegate human(ns), to: BenchSupport
+  defdelegate fixed(x, decimals \\ 2), to: BenchSupport
 
   # {{median, p99} of `a`, {median, p99} of `b`}: per-call nanoseconds over
   # `samples` batches of `batch` runs of each, where a run makes `per_run`

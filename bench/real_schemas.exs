@@ -17,10 +17,7 @@ alias Backplane.AgentRuntime.InputSchema.JSON
 alias Backplane.JSONSchema
 
 defmodule RealBench do
-  def human(ns) when ns >= 1_000_000, do: fixed(ns / 1_000_000) <> " ms"
-  def human(ns) when ns >= 1_000, do: fixed(ns / 1_000) <> " µs"
-  def human(ns), do: "#{round(ns)} ns"
-  def fixed(x), do: :erlang.float_to_binary(x / 1, decimals: 2)
+  defdelegate human(ns), to: BenchSupport
 
   def values(map) when is_map(map),
     do: Enum.reduce(map, 1, fn {_, value}, n -> n + values(value) end)

@@ -15,10 +15,7 @@ defmodule RefBench do
   defdelegate loop(n, fun), to: BenchSupport
   def measure(fun, batch, samples), do: BenchSupport.measure(fun, batch, samples)
 
-  def human(ns) when ns >= 1_000_000, do: fixed(ns / 1_000_000) <> " ms"
-  def human(ns) when ns >= 1_000, do: fixed(ns / 1_000) <> " µs"
-  def human(ns), do: "#{round(ns)} ns"
-  def fixed(x), do: :erlang.float_to_binary(x / 1, decimals: 2)
+  defdelegate human(ns), to: BenchSupport
 
   def row(name, {median, p99}, per \\ nil) do
     per_cell =

@@ -31,6 +31,13 @@ defmodule BenchSupport do
 
   def percentile(sorted, q), do: Enum.at(sorted, round((length(sorted) - 1) * q))
 
+  # Nanoseconds for a table: "812 ns", "3.14 µs", "24.41 ms".
+  def human(ns) when ns >= 1_000_000, do: fixed(ns / 1_000_000) <> " ms"
+  def human(ns) when ns >= 1_000, do: fixed(ns / 1_000) <> " µs"
+  def human(ns), do: "#{round(ns)} ns"
+
+  def fixed(x, decimals \\ 2), do: :erlang.float_to_binary(x / 1, decimals: decimals)
+
   # The VM's resident memory (`VmRSS`) or its peak (`VmHWM`), in KiB; 0
   # where /proc is not there.
   def rss_kib(field) do
