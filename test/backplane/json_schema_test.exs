@@ -214,11 +214,26 @@ defmodule Backplane.JSONSchemaTest do
       assert message =~ "needs backtracking"
     end
 
-    test "an escape Unicode mode does not allow is refused, naming it; the character alone runs" do
-      # Azure Pipelines' schema writes `\:` in a class: valid without the
-      # `u` flag, not in Unicode mode, where only syntax characters and `/`
-      # (and `-` in a class) may be escaped.
-      for source <- ["^a\\:b$", "^[^\\/~\\^\\: ]+$", "\\#", "\\_", "a\\-b"] do
+    test "an escape of punctuation is the character; an escape of a letter with no meaning is refused" do
+      # Azure Pipelines' and AWS's CloudFormation schemas write `\\:`, `\\-`
+      # or `\\_`: Unicode mode refuses them, the mode without the `u` flag
+      # (and every other engine) reads the character.
+      for {source, text} <- [
+            {"^a\\:b$", "a:b"},
+            {"^[^\\/~\\^\\: ]+$", "main"},
+            {"^\\#\\@\\=$", "#@="},
+            {"^[a-z\\_\\-]+$", "a_b-c"},
+            {"^arn:aws:timestream\\-influxdb$", "arn:aws:timestream-influxdb"}
+          ] do
+        {:ok, compiled} = JSONSchema.compile(%{"pattern" => source})
+        assert JSONSchema.valid?(compiled, text), source
+        refute JSONSchema.valid?(compiled, text <> ":"), source
+      end
+
+      {:ok, azure} = JSONSchema.compile(%{"pattern" => "^[^\\/~\\^\\: \\[\\]\\\\]+$"})
+      refute JSONSchema.valid?(azure, "a:b")
+
+      for source <- ["\\a", "\\e", "x\\é"] do
         schema = %{"properties" => %{"p" => %{"pattern" => source}}}
         escaped = String.replace(source, "\\", "\\\\")
 
@@ -234,10 +249,6 @@ defmodule Backplane.JSONSchemaTest do
                         "it is not a valid ECMAScript regular expression"
                   }}
       end
-
-      {:ok, plain} = JSONSchema.compile(%{"pattern" => "^[^/~^: ]+$"})
-      assert JSONSchema.valid?(plain, "main")
-      refute JSONSchema.valid?(plain, "a:b")
     end
 
     test "a term that is not JSON is refused with its place" do

@@ -2503,11 +2503,11 @@ const RULES: &[Rule] = &[
         name: "re-identity-escapes",
         formats: &[Format::Regex],
         side: Side::PythonAccepts,
-        about: "`re` takes a backslash before any character that is not an ASCII letter or digit (`\\-`, `\\'`, `\\ `); ECMA-262 22.2.1's `IdentityEscape` in Unicode mode is a syntax character or `/` (and `\\-` only in a class)",
+        about: "`re` takes a backslash before any character that is not an ASCII letter or digit (`\\é`, or before a control character); ECMA-262 22.2.1's `IdentityEscape` in Unicode mode is a syntax character or `/` (and `\\-` only in a class), to which this crate adds ASCII punctuation and the space, as the mode without the `u` flag reads them",
         witness: |_, text| {
-            map_escapes(text, |escape, in_class| {
+            map_escapes(text, |escape, _| {
                 let c = escape.strip_prefix('\\')?.chars().next()?;
-                let allowed = c.is_ascii_alphanumeric() || "^$\\.*+?()[]{}|/".contains(c) || (in_class && c == '-');
+                let allowed = c.is_ascii_alphanumeric() || c.is_ascii_punctuation() || c == ' ';
                 (!allowed && escape.len() == 1 + c.len_utf8()).then(|| c.to_string())
             })
         },

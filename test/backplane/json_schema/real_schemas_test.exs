@@ -12,7 +12,7 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
   # REAL_SCHEMAS_CORPUS when set, else from the fixed path it writes to,
   # which the chroots see too.
   #
-  # Every schema compiles but the two listed in @refused, each refused with
+  # Every schema compiles but the one listed in @refused, refused with
   # exactly the error written there (docs/behaviour.md says why), in both
   # format modes. On every case of the others, in each mode, valid?/2 gives
   # python's verdict, and validate/2 is :ok exactly when the instance is
@@ -27,20 +27,9 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
 
   @fixed_path Path.expand("../../../_build/real_schemas/0.39.0-0.9.0/corpus.json", __DIR__)
 
-  @azure_pattern "^[^\\/~\\^\\: \\[\\]\\\\]+(\\/[^\\/~\\^\\: \\[\\]\\\\]+)*$"
   @kubernetes "https://json.schemastore.org/kubernetes-definitions.json#/definitions/io.k8s.api.core.v1.PodDNSConfig"
 
   @refused %{
-    # `\:` escapes a character Unicode mode does not let a pattern escape.
-    "azure-pipelines" => %CompileError{
-      reason: :pattern,
-      pointer: "/definitions/branchFilter/pattern",
-      uri: nil,
-      failures: [],
-      message:
-        "pattern #{inspect(@azure_pattern)} at \"/definitions/branchFilter/pattern\" is not supported: " <>
-          "it is not a valid ECMAScript regular expression"
-    },
     # A reference to another schema that is not given in resources: (it is
     # never fetched).
     "drone-ci" => %CompileError{

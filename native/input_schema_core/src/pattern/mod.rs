@@ -4,7 +4,9 @@
 //! sees `Pattern::compile` and `Pattern::search`.
 //!
 //! Standard JSON Schema reads patterns in ECMAScript's whole Unicode-mode
-//! grammar instead ([`Pattern::compile_standard`], [`Syntax::Standard`]):
+//! grammar instead, with escapes of ASCII punctuation or a space as the
+//! character, as the mode without the `u` flag reads them
+//! ([`Pattern::compile_standard`], [`Syntax::Standard`]):
 //! the same meanings, limits and engines, refusing only what no automaton
 //! runs (backreferences, lookaround) as [`PatternError::NeedsBacktracking`].
 //! [`is_valid_ecmascript`] checks that grammar's syntax alone (the `regex`
@@ -476,7 +478,8 @@ impl Pattern {
     }
 
     /// Checks and compiles pattern source in standard JSON Schema's grammar,
-    /// ECMAScript's Unicode mode: size, then validity (including UTF-8),
+    /// ECMAScript's Unicode mode (with escapes of ASCII punctuation or a
+    /// space as literals): size, then validity (including UTF-8),
     /// then constructs that need backtracking, then nesting, counts and
     /// automaton size, with the gateway's limits. Same meanings and engines
     /// as [`Pattern::compile`].

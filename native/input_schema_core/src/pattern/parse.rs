@@ -27,7 +27,9 @@ pub enum Syntax {
     /// contract, unchanged by anything the standard grammar accepts.
     Gateway,
     /// Standard JSON Schema: everything ECMAScript's Unicode mode accepts
-    /// (ECMAScript 2024, before pattern modifiers and repeated group names).
+    /// (ECMAScript 2024, before pattern modifiers and repeated group names),
+    /// and an escape of ASCII punctuation or a space as that character
+    /// (`Parser::identity_escape`).
     /// What no DFA can run (backreferences, lookaround) is
     /// [`SyntaxError::NeedsBacktracking`]; everything else ECMAScript
     /// refuses is [`SyntaxError::Invalid`]; the one property escape with no
@@ -43,7 +45,7 @@ pub enum SyntaxError {
     /// (`\p{Changes_When_NFKC_Casefolded}`).
     Unsupported,
     /// Not a regular expression of the subset (standard mode: not one of
-    /// ECMAScript's Unicode mode).
+    /// ECMAScript's Unicode mode, with escapes of punctuation).
     Invalid,
     /// Nested deeper than [`NEST_LIMIT`].
     TooDeep,
@@ -202,8 +204,9 @@ pub fn parse(pattern: &str, syntax: Syntax) -> Result<Hir, SyntaxError> {
 }
 
 /// Whether `pattern` is a valid ECMAScript regular expression in Unicode
-/// mode, backreferences and lookaround included: the standard grammar's
-/// syntax check alone, with no expression built, no nesting or count limit,
+/// mode (with escapes of ASCII punctuation or a space, as the standard
+/// grammar reads them), backreferences and lookaround included: the
+/// standard grammar's syntax check alone, with no expression built, no nesting or count limit,
 /// in time linear in the pattern.
 pub fn is_valid_ecmascript(pattern: &str) -> bool {
     let mut parser = Parser::new(pattern, Syntax::Standard, false);
@@ -744,23 +747,31 @@ impl Parser {
                     self.named_reference();
                     return Ok(Escape::Backreference);
                 }
-                // Unicode mode escapes `-` only inside a class.
-                '-' => {
-                    self.malformed();
-                    return Ok(Escape::Char(CodePoint(u32::from(c))));
-                }
                 _ => {}
             }
         }
         match self.character_escape(c)? {
             Some(cp) => Ok(Escape::Char(cp)),
+            None if self.identity_escape(c) => Ok(Escape::Char(CodePoint(u32::from(c)))),
             // Backreferences, \k, \p, \P, \K, other letters, digits and
-            // punctuation.
+            // (in the gateway's grammar) punctuation.
             None => {
                 self.refuse()?;
                 Ok(Escape::Char(CodePoint(u32::from(c))))
             }
         }
+    }
+
+    /// Standard mode: a backslash before ASCII punctuation or a space that
+    /// is no escape of Unicode mode's (`\:`, `\#`, `\_`, `\ `, `\-` outside a
+    /// class) is the character itself. Unicode mode refuses these; the
+    /// mode without the `u` flag (ECMAScript's Annex B), Python's `re`,
+    /// PCRE and Rust's `regex` all read them so, and real schemas write
+    /// them (AWS's CloudFormation resource schemas, Azure Pipelines'). No
+    /// pattern Unicode mode accepts changes meaning: every escape it gives
+    /// a meaning to is a letter, a digit or a syntax character.
+    fn identity_escape(&self, c: char) -> bool {
+        self.standard() && (c.is_ascii_punctuation() || c == ' ')
     }
 
     fn parse_class_atom(&mut self) -> Result<Option<ClassAtom>, SyntaxError> {
@@ -786,6 +797,7 @@ impl Parser {
         }
         match self.character_escape(c)? {
             Some(cp) => Ok(Some(ClassAtom::Char(cp))),
+            None if self.identity_escape(c) => Ok(Some(ClassAtom::Char(CodePoint(u32::from(c))))),
             None => {
                 self.refuse()?;
                 Ok(Some(ClassAtom::Char(CodePoint(u32::from(c)))))
