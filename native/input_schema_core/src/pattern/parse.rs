@@ -206,8 +206,8 @@ pub fn parse(pattern: &str, syntax: Syntax) -> Result<Hir, SyntaxError> {
 /// Whether `pattern` is a valid ECMAScript regular expression in Unicode
 /// mode (with escapes of ASCII punctuation or a space, as the standard
 /// grammar reads them), backreferences and lookaround included: the
-/// standard grammar's syntax check alone, with no expression built, no nesting or count limit,
-/// in time linear in the pattern.
+/// standard grammar's syntax check alone, with no expression built, no
+/// nesting or count limit, in time linear in the pattern.
 pub fn is_valid_ecmascript(pattern: &str) -> bool {
     let mut parser = Parser::new(pattern, Syntax::Standard, false);
     parser.parse().is_ok() && !parser.invalid
