@@ -197,10 +197,12 @@ pub(crate) fn instance_type_of<'a, V: Value<'a>>(kind: Kind, instance: V, floats
         Kind::Nil => NULL,
         Kind::Bool => BOOLEAN,
         Kind::Integer => INTEGER | NUMBER,
-        Kind::Float => match instance.number() {
-            Some(Number::Float(f)) if floats_are_integers && f.fract() == 0.0 => INTEGER | NUMBER,
+        // A float is read only where a whole one counts as an integer.
+        Kind::Float if floats_are_integers => match instance.number() {
+            Some(Number::Float(f)) if f.fract() == 0.0 => INTEGER | NUMBER,
             _ => NUMBER,
         },
+        Kind::Float => NUMBER,
         Kind::Binary => match instance.bytes() {
             Some(bytes) if instance.text_of(bytes).is_some() => STRING,
             _ => 0,
