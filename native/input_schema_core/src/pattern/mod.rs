@@ -552,7 +552,20 @@ impl Pattern {
     }
 
     /// Whether the pattern matches anywhere in `haystack` (search semantics).
+    #[inline]
     pub fn search(&self, haystack: &str) -> Result<bool, PatternLimit> {
+        // An anchored literal (`^str_`, the commonest `patternProperties`
+        // key) is compared in the caller; anything else costs a call.
+        match &self.literal {
+            Some(literal) if literal.anchored => {
+                Ok(starts_with(haystack.as_bytes(), literal.text.as_bytes()))
+            }
+            _ => self.search_called(haystack),
+        }
+    }
+
+    #[inline(never)]
+    fn search_called(&self, haystack: &str) -> Result<bool, PatternLimit> {
         if let Some(literal) = &self.literal {
             return Ok(literal.search(haystack));
         }
