@@ -111,11 +111,12 @@ enum Additional {
     Unevaluated(NodeId),
 }
 
-/// The order of a plan's names: by length, then by bytes. A look-up then
-/// compares bytes only with names of the key's own length (keywords and
-/// property names vary in length), rather than at every step.
+/// The order of a plan's names: by bytes, the order in which both
+/// backends give a map's text keys (a BEAM map of up to 32 keys, a
+/// `serde_json` map), so that the walk meets the names in turn
+/// (`ObjectPlan::find_from`).
 fn name_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+    a.cmp(b)
 }
 
 impl Plan {
@@ -181,13 +182,36 @@ impl ObjectPlan {
     }
 
     fn find(&self, key: &[u8]) -> Option<&Name> {
+        self.position(key).and_then(|at| self.names.get(at))
+    }
+
+    /// [`ObjectPlan::find`] for the keys of one map in turn, where `next`
+    /// (0 for the map's first key) is the place after the last name found.
+    /// A map whose keys come in name order finds each name at that place,
+    /// with one comparison; any other key is looked up in full.
+    #[inline]
+    fn find_from(&self, key: &[u8], next: &mut usize) -> Option<&Name> {
+        if self.names.is_empty() {
+            return None;
+        }
+        if let Some(name) = self.names.get(*next) {
+            if same_bytes(name.name.as_bytes(), key) {
+                *next += 1;
+                return Some(name);
+            }
+        }
+        let at = self.position(key)?;
+        *next = at + 1;
+        self.names.get(at)
+    }
+
+    fn position(&self, key: &[u8]) -> Option<usize> {
         if self.names.len() <= 8 {
-            self.names.iter().find(|n| same_bytes(n.name.as_bytes(), key))
+            self.names.iter().position(|n| same_bytes(n.name.as_bytes(), key))
         } else {
             self.names
                 .binary_search_by(|n| name_order(n.name.as_bytes(), key))
                 .ok()
-                .and_then(|at| self.names.get(at))
         }
     }
 }
@@ -954,6 +978,7 @@ impl<'w> Walk<'w> {
         ip: &Path<'_>,
     ) -> Step {
         let mut seen = 0u64;
+        let mut next = 0;
         for (key, value) in instance.map_entries() {
             self.budget.charge_one().map_err(|_| Limit::Work)?;
             let text = match key.bytes() {
@@ -965,7 +990,7 @@ impl<'w> Walk<'w> {
                 },
                 None => return Ok(false),
             };
-            let found = plan.find(&text);
+            let found = plan.find_from(&text, &mut next);
             if let Some(name) = found {
                 seen |= name.bit;
                 for &(schema, lift) in name.also.iter() {
@@ -1053,7 +1078,7 @@ mod tests {
 
     /// `find` tells apart names that share a length and their first eight
     /// bytes, or their last eight, in plans of up to eight names (a scan)
-    /// and of more (a binary search by length, then bytes).
+    /// and of more (a binary search by bytes).
     #[test]
     fn a_plan_finds_each_name_and_no_near_miss() {
         use super::{object_plan, Additional};
@@ -1097,6 +1122,58 @@ mod tests {
             }
             for name in names.iter().skip(count).chain(misses.iter()) {
                 assert!(plan.find(name.as_bytes()).is_none(), "{count}: {name:?}");
+            }
+        }
+    }
+
+    /// `find_from` answers as `find` does whatever order the keys come in:
+    /// in name order (where each name is at the place after the last),
+    /// reversed, shuffled, repeated, and with keys that are no name among
+    /// them, in plans of up to eight names and of more.
+    #[test]
+    fn a_plan_finds_names_in_turn_as_it_finds_them_alone() {
+        use super::{object_plan, Additional};
+        use std::sync::Arc;
+
+        let names = [
+            "a", "ab", "b", "id", "items", "name", "qty", "sku", "status", "tags", "z",
+        ];
+        let misses = ["", "aa", "c", "item", "itemz", "zz"];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut random = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for count in [0, 1, 3, 8, names.len()] {
+            let chosen = names.get(..count).unwrap();
+            let properties: Vec<(Arc<str>, u32)> = chosen
+                .iter()
+                .enumerate()
+                .map(|(i, name)| (Arc::from(*name), i as u32))
+                .collect();
+            let plan = object_plan(Some(&properties), None, Additional::Any);
+            let all: Vec<&str> = names.iter().chain(misses.iter()).copied().collect();
+            let mut sorted = all.clone();
+            sorted.sort_unstable();
+            let mut orders = vec![sorted.clone(), sorted.iter().rev().copied().collect()];
+            for _ in 0..200 {
+                let length = random(2 * all.len());
+                orders.push(
+                    (0..length)
+                        .map(|_| *all.get(random(all.len())).unwrap())
+                        .collect(),
+                );
+            }
+            for keys in orders {
+                let mut next = 0;
+                for key in keys.iter() {
+                    let alone = plan.find(key.as_bytes()).map(|n| &*n.name);
+                    let in_turn = plan.find_from(key.as_bytes(), &mut next).map(|n| &*n.name);
+                    assert_eq!(in_turn, alone, "{count}: {key:?} in {keys:?}");
+                    assert_eq!(alone.is_some(), chosen.contains(key), "{count}: {key:?}");
+                }
             }
         }
     }
