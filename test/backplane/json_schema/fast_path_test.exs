@@ -40,6 +40,28 @@ defmodule Backplane.JSONSchema.FastPathTest do
     ]
   }
 
+  # A tagged union whose tags are all `const` strings: the tag's value is
+  # compared with each string in place.
+  @tagged_texts %{
+    "oneOf" => [
+      %{
+        "type" => "object",
+        "required" => ["kind"],
+        "properties" => %{"kind" => %{"const" => "a"}, "x" => %{"type" => "integer"}}
+      },
+      %{
+        "type" => "object",
+        "required" => ["kind"],
+        "properties" => %{"kind" => %{"const" => "é"}, "x" => %{"type" => "string"}}
+      }
+    ]
+  }
+
+  # Forty properties: a map of them all has more than 32 keys, which the VM
+  # keeps in hash order, not in the order of the names.
+  @forty Map.new(0..39, &{"k#{&1}", %{"type" => "integer"}})
+  @forty_map Map.new(0..39, &{"k#{&1}", &1})
+
   # unevaluatedProperties whose node evaluates properties by folded
   # keywords alone (its properties, patterns and an allOf of properties) is
   # decided by the plan; beside an anyOf it needs the annotations.
@@ -91,6 +113,30 @@ defmodule Backplane.JSONSchema.FastPathTest do
     {@tagged, %{"kind" => "b", kind: "a", x: 1}, false},
     {@tagged, MapSet.new(), false},
     {@tagged, "a", false},
+    # a tagged union of const strings: the same bytes match; an atom, other
+    # bytes, bytes that are not UTF-8 and a prefix do not
+    {@tagged_texts, %{kind: "a", x: 1}, true},
+    {@tagged_texts, %{"kind" => "é", "x" => "s"}, true},
+    {@tagged_texts, %{kind: "é", x: 1}, false},
+    {@tagged_texts, %{kind: :a, x: 1}, false},
+    {@tagged_texts, %{kind: <<0xC3>>, x: "s"}, false},
+    {@tagged_texts, %{kind: "", x: 1}, false},
+    {@tagged_texts, %{kind: 1, x: 1}, false},
+    {@tagged_texts, %{kind: ["a"], x: 1}, false},
+    # properties of a map whose keys do not come in name order (more than
+    # 32 keys, atom keys among binary ones)
+    {%{"properties" => @forty}, @forty_map, true},
+    {%{"properties" => @forty}, Map.put(@forty_map, "k17", "x"), false},
+    {%{"properties" => @forty}, Map.put(@forty_map, "k39", "x"), false},
+    {%{"properties" => @forty, "additionalProperties" => false}, Map.put(@forty_map, "k", 1),
+     false},
+    {%{"properties" => @forty, "required" => ["k0", "k39"]}, Map.delete(@forty_map, "k0"), false},
+    {%{"properties" => %{"a" => %{"type" => "integer"}, "b" => %{"type" => "string"}}},
+     %{:b => "s", "a" => 1}, true},
+    {%{"properties" => %{"a" => %{"type" => "integer"}, "b" => %{"type" => "string"}}},
+     %{:b => 1, "a" => 1}, false},
+    {%{"properties" => %{"a" => %{"type" => "integer"}, "b" => %{"type" => "string"}}},
+     %{:a => "s", "b" => "s"}, false},
     # const: a scalar compared by its value (1.0 is 1); an atom is no
     # string; a list compared item by item; a struct is no object
     {%{"const" => "a"}, "a", true},

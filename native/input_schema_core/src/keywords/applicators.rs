@@ -21,7 +21,7 @@ use crate::standard::plan::Plan;
 use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
 use crate::standard::{CompileError, Limit};
 use crate::validate::{self as gateway_walk, type_of, Check, Failure, Mode as GatewayMode};
-use crate::value::{Kind, Value};
+use crate::value::{Datum, Kind, Shape, Value};
 
 /// The branches of `anyOf` or `oneOf`, and their tag when they have one.
 #[derive(Debug)]
@@ -47,6 +47,10 @@ pub(crate) struct Tag {
     name: Box<str>,
     /// Each branch's schema of the property, in branch order.
     schemas: Box<[NodeId]>,
+    /// When every one of those schemas is a `const` string alone (the
+    /// commonest tag), each string, in branch order: the instance's value
+    /// is compared with it in place (`Walk::tag_allows`).
+    texts: Option<Box<[Box<[u8]>]>>,
 }
 
 /// A tag and the instance's value of it (`None`: the instance is not a
@@ -107,11 +111,29 @@ fn tag_of(nodes: &[Node], branches: &[NodeId]) -> Option<Tag> {
                     .filter(|&schema| constant(nodes, schema))
             })
             .collect::<Option<Box<[NodeId]>>>()?;
+        let texts = schemas.iter().map(|&schema| const_text(nodes, schema)).collect();
         Some(Tag {
             name: name.into(),
             schemas,
+            texts,
         })
     })
+}
+
+/// The string of a schema that is a `const` string alone. Only UTF-8 (a
+/// string from JSON always is): a value equal to it byte for byte is text
+/// then, as `const` requires.
+fn const_text(nodes: &[Node], id: NodeId) -> Option<Box<[u8]>> {
+    match nodes.get(id as usize).map(|node| &node.body) {
+        Some(Body::Keywords(entries, _)) => match &entries[..] {
+            [Entry {
+                keyword: Keyword::Const(Datum::Binary(bytes)),
+                ..
+            }] if std::str::from_utf8(bytes).is_ok() => Some(bytes.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The plan of a branch that holds only for objects, itself or through
@@ -236,9 +258,21 @@ impl Walk<'_> {
         let Some((tag, value)) = tagged else {
             return Ok(true);
         };
-        match (value, tag.schemas.get(i)) {
-            (Some(value), Some(&schema)) => self.constants_hold(schema, value),
-            _ => Ok(false),
+        let Some(value) = value else {
+            return Ok(false);
+        };
+        if let (Some(texts), Read::Scalar { shape, .. }) = (&tag.texts, value) {
+            // `constants_hold` on a scalar: the schema's unit, then its
+            // `const`, which only a string of the same bytes equals.
+            self.charge(1)?;
+            return Ok(match (shape, texts.get(i)) {
+                (Shape::Binary(bytes), Some(text)) => **bytes == **text,
+                _ => false,
+            });
+        }
+        match tag.schemas.get(i) {
+            Some(&schema) => self.constants_hold(schema, value),
+            None => Ok(false),
         }
     }
 
@@ -677,5 +711,97 @@ mod tests {
             ),
             None
         );
+    }
+
+    /// The unions' tags, each with its strings when it has them, and the
+    /// same validator with the strings taken away.
+    fn texts(v: &mut Validator, keep: bool) -> usize {
+        let mut with = 0;
+        for node in v.nodes.iter_mut() {
+            if let Body::Keywords(entries, _) = &mut node.body {
+                for entry in entries.iter_mut() {
+                    if let Keyword::AnyOf(b) | Keyword::OneOf(b) = &mut entry.keyword {
+                        if let Some(tag) = b.tag.as_mut() {
+                            with += usize::from(tag.texts.is_some());
+                            if !keep {
+                                tag.texts = None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        with
+    }
+
+    /// A tag of `const` strings compares the instance's value with them in
+    /// place: the same verdict, failures and units as through the tag
+    /// schemas, at every budget, whatever the value (each tag, another
+    /// string, a prefix of a tag, a number, a list or a map holding a tag,
+    /// no tag), and only such tags have their strings.
+    #[test]
+    fn a_tag_of_strings_decides_as_its_schemas() {
+        use crate::budget::Budget;
+        use crate::json::JsonRef;
+
+        let object = |kind: serde_json::Value| json!({"type": "object", "required": ["kind"], "properties": {"kind": kind, "n": {"type": "integer"}}});
+        let unions = [
+            json!({"oneOf": [object(json!({"const": "circle"})), object(json!({"const": "rect"})), object(json!({"const": "rect"}))]}),
+            json!({"anyOf": [object(json!({"const": "a"})), object(json!({"const": ""})), object(json!({"const": "é"}))]}),
+            json!({"oneOf": [object(json!({"const": "a"})), object(json!({"enum": ["b"]}))]}),
+            json!({"oneOf": [object(json!({"const": "a"})), object(json!({"const": 1}))]}),
+        ];
+        let values = [
+            json!("circle"),
+            json!("rect"),
+            json!("rec"),
+            json!("a"),
+            json!(""),
+            json!("é"),
+            json!("b"),
+            json!(1),
+            json!(1.0),
+            json!(null),
+            json!(["a"]),
+            json!({"kind": "a"}),
+        ];
+        let within = |limit: u64, call: &dyn Fn(&Budget) -> Result<bool, crate::standard::Limit>| {
+            let budget = Budget::new(limit);
+            let answer = call(&budget);
+            (limit - budget.left() as u64, answer)
+        };
+        let mut compared = 0;
+        for (u, union) in unions.iter().enumerate() {
+            let mut fast = Validator::compile(union, &Options::default()).unwrap();
+            let mut slow = Validator::compile(union, &Options::default()).unwrap();
+            assert_eq!(texts(&mut fast, true), usize::from(u < 2), "{union}");
+            texts(&mut slow, false);
+            let instances = values.iter().map(|kind| json!({"kind": kind, "n": 1})).chain([
+                json!({"n": 1}),
+                json!({"kind": "a", "n": "x"}),
+                json!("a"),
+            ]);
+            for instance in instances {
+                let at = JsonRef::from(&instance);
+                assert_eq!(fast.validate(at), slow.validate(at), "{union} {instance}");
+                let (units, answer) = within(1 << 40, &|b| fast.is_valid_within(at, b));
+                assert_eq!((units, answer), within(1 << 40, &|b| slow.is_valid_within(at, b)));
+                for limit in 0..=units {
+                    assert_eq!(
+                        within(limit, &|b| fast.is_valid_within(at, b)),
+                        within(limit, &|b| slow.is_valid_within(at, b)),
+                        "{limit}: {union} {instance}"
+                    );
+                }
+                let every =
+                    |v: &Validator, b: &Budget| v.validate_within(at, b).map(|units| units.is_empty());
+                assert_eq!(
+                    within(1 << 40, &|b| every(&fast, b)),
+                    within(1 << 40, &|b| every(&slow, b))
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 4 * 15);
     }
 }
