@@ -203,6 +203,19 @@ pub(crate) fn key_text<'a, V: Value<'a>>(key: V) -> Option<Cow<'a, [u8]>> {
     None
 }
 
+/// The name a key's `text` (what `key_text` gave for it) spells, when it
+/// is UTF-8: a key the backend holds as text already (a `serde_json` key)
+/// answers without a check, a binary of ASCII with one pass over it.
+// The `Cow`'s variant is what tells a key's own bytes (which the backend may
+// know to be text) from an atom's name, copied.
+#[allow(clippy::ptr_arg)]
+pub(crate) fn key_name<'t, 'a: 't, V: Value<'a>>(key: V, text: &'t Cow<'a, [u8]>) -> Option<&'t str> {
+    match text {
+        Cow::Borrowed(bytes) => key.text_of(bytes),
+        Cow::Owned(bytes) => std::str::from_utf8(bytes).ok(),
+    }
+}
+
 fn find<K: std::ops::Deref<Target = str>, T>(entries: &[(K, T)], key: &[u8]) -> Option<usize> {
     if entries.len() <= 8 {
         entries.iter().position(|(name, _)| name.as_bytes() == key)
@@ -379,7 +392,7 @@ impl Walk<'_> {
             let Some(text) = key_text(key) else {
                 return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
             };
-            let Ok(name) = std::str::from_utf8(&text) else {
+            let Some(name) = key_name(key, &text) else {
                 return self.fail(at, kp, ip, || {
                     "object has a key that is not valid UTF-8".to_string()
                 });
@@ -427,7 +440,7 @@ impl Walk<'_> {
                 continue;
             }
             if !patterns.is_empty() {
-                let Ok(name) = std::str::from_utf8(&text) else {
+                let Some(name) = key_name(key, &text) else {
                     return self.fail(at, kp, ip, || {
                         "object has a key that is not valid UTF-8".to_string()
                     });

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use super::walk::{Path, Step, Walk};
 use super::Limit;
 use crate::keywords::numbers::Bound;
+use crate::keywords::objects::key_name;
 use crate::keywords::type_bits::{ARRAY, OBJECT, STRING};
 use crate::keywords::types::{floats_decide, instance_type_of, meet, FLOATS_ARE_NEVER_INTEGERS};
 use crate::keywords::{Body, Entry, Keyword, Node, NodeId};
@@ -1015,11 +1016,7 @@ impl<'w> Walk<'w> {
                 // `patternProperties` fails a key that is not UTF-8. A
                 // backend whose keys are text already answers without a
                 // check; a BEAM key of ASCII bytes, with one pass over them.
-                let name = match &text {
-                    Cow::Borrowed(bytes) => key.text_of(bytes),
-                    Cow::Owned(bytes) => std::str::from_utf8(bytes).ok(),
-                };
-                let Some(name) = name else {
+                let Some(name) = key_name(key, &text) else {
                     return Ok(false);
                 };
                 for (pattern, schema, visit) in plan.patterns.iter() {
