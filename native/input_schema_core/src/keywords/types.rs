@@ -603,9 +603,46 @@ mod tests {
 
     use serde_json::json;
 
-    use super::{instance_type_of, type_holds, FLOATS_ARE_NEVER_INTEGERS};
+    use super::{instance_type_of, type_holds, FLOATS_ARE_NEVER_INTEGERS, INTEGER, NUMBER};
     use crate::json::JsonRef;
     use crate::value::Value;
+
+    #[test]
+    fn a_whole_float_is_an_integer_unless_the_dialect_says_not() {
+        // (value, its bits where a whole float is an integer, where not)
+        let both = INTEGER | NUMBER;
+        let cases = [
+            (json!(1.0), both, NUMBER),
+            (json!(-0.0), both, NUMBER),
+            (json!(1e300), both, NUMBER),
+            (json!(2.5), NUMBER, NUMBER),
+            (json!(-0.5), NUMBER, NUMBER),
+            (json!(7), both, both),
+            (json!(-3), both, both),
+        ];
+        for (value, reading, not_reading) in cases {
+            let at = JsonRef::from(&value);
+            assert_eq!(instance_type_of(at.kind(), at, true), reading, "{value}");
+            assert_eq!(instance_type_of(at.kind(), at, false), not_reading, "{value}");
+            // `integer` alone, in 2020-12 and in draft 4; `number` in both.
+            assert_eq!(
+                type_holds(INTEGER, at.kind(), at),
+                reading & INTEGER != 0,
+                "{value}"
+            );
+            let draft4 = INTEGER | FLOATS_ARE_NEVER_INTEGERS;
+            assert_eq!(
+                type_holds(draft4, at.kind(), at),
+                not_reading & INTEGER != 0,
+                "{value}"
+            );
+            assert!(type_holds(NUMBER, at.kind(), at), "{value}");
+            assert!(
+                type_holds(NUMBER | FLOATS_ARE_NEVER_INTEGERS, at.kind(), at),
+                "{value}"
+            );
+        }
+    }
 
     #[test]
     fn a_float_is_read_only_where_its_value_decides_the_type() {
