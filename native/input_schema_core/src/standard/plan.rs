@@ -1073,6 +1073,46 @@ mod tests {
     use crate::standard::{Options, Validator};
     use serde_json::{json, Map, Value};
 
+    /// `patternProperties` and `additionalProperties` match each key's
+    /// name against the patterns, in the plan (`is_valid`) and in the
+    /// recording walk (`validate`), which report the same verdicts.
+    #[test]
+    fn patterns_match_each_key_by_its_name() {
+        let schema = json!({
+            "patternProperties": {"^a": {"type": "integer"}, "é$": {"type": "string"}},
+            "additionalProperties": false
+        });
+        let v = Validator::compile(&schema, &Options::default()).unwrap();
+        // Each instance and the places of its failures: (keyword location,
+        // instance location).
+        let cases = [
+            (json!({}), vec![]),
+            (json!({"ab": 1}), vec![]),
+            (json!({"ab": 1, "cé": "x"}), vec![]),
+            (json!({"ab": "x"}), vec![("/patternProperties/^a/type", "/ab")]),
+            (json!({"cé": 1}), vec![("/patternProperties/é$/type", "/cé")]),
+            (json!({"aé": 1}), vec![("/patternProperties/é$/type", "/aé")]),
+            (json!({"b": 1}), vec![("/additionalProperties", "/b")]),
+            (
+                json!({"ab": "x", "": 1}),
+                vec![
+                    ("/additionalProperties", "/"),
+                    ("/patternProperties/^a/type", "/ab"),
+                ],
+            ),
+        ];
+        for (instance, failures) in cases {
+            let at = JsonRef::from(&instance);
+            assert_eq!(v.is_valid(at), Ok(failures.is_empty()), "{instance}");
+            let units = v.validate(at).unwrap();
+            let places: Vec<(&str, &str)> = units
+                .iter()
+                .map(|u| (u.keyword_location.as_str(), u.instance_location.as_str()))
+                .collect();
+            assert_eq!(places, failures, "{instance}");
+        }
+    }
+
     /// `find` tells apart names that share a length and their first eight
     /// bytes, or their last eight, in plans of up to eight names (a scan)
     /// and of more (a binary search by bytes).
