@@ -189,7 +189,8 @@ impl ObjectPlan {
     /// [`ObjectPlan::find`] for the keys of one map in turn, where `next`
     /// (0 for the map's first key) is the place after the last name found.
     /// A map whose keys come in name order finds each name at that place,
-    /// with one comparison; any other key is looked up in full.
+    /// with one comparison, or at the next one where the map lacks a name
+    /// (an optional property left out); any other key is looked up in full.
     #[inline]
     fn find_from(&self, key: &[u8], next: &mut usize) -> Option<&Name> {
         if self.names.is_empty() {
@@ -198,6 +199,12 @@ impl ObjectPlan {
         if let Some(name) = self.names.get(*next) {
             if same_bytes(name.name.as_bytes(), key) {
                 *next += 1;
+                return Some(name);
+            }
+        }
+        if let Some(name) = self.names.get(*next + 1) {
+            if same_bytes(name.name.as_bytes(), key) {
+                *next += 2;
                 return Some(name);
             }
         }
