@@ -62,6 +62,10 @@ pub(crate) struct Plan {
 struct ObjectPlan {
     /// Every name `properties` or `required` lists, in `name_order`.
     names: Box<[Name]>,
+    /// The places of `names` in byte order, the order in which both
+    /// backends give a small map's text keys (`find_from` meets them in
+    /// turn); each name's `rank` is its place here.
+    by_bytes: Box<[u32]>,
     /// `patternProperties`: each pattern, its schema, and how the plan
     /// visits that schema (`inline_subschemas`).
     patterns: Box<[(Arc<Pattern>, NodeId, Visit)]>,
@@ -73,6 +77,8 @@ struct ObjectPlan {
 #[derive(Debug)]
 struct Name {
     name: Arc<str>,
+    /// Its place in `ObjectPlan::by_bytes`.
+    rank: u32,
     /// The schema `properties` gives the name (`None`: not a property, so
     /// an additional one).
     property: Option<NodeId>,
@@ -112,12 +118,28 @@ enum Additional {
     Unevaluated(NodeId),
 }
 
-/// The order of a plan's names: by bytes, the order in which both
-/// backends give a map's text keys (a BEAM map of up to 32 keys, a
-/// `serde_json` map), so that the walk meets the names in turn
-/// (`ObjectPlan::find_from`).
+/// The order of a plan's names: by length, then by bytes. A look-up then
+/// compares bytes only with names of the key's own length (keywords and
+/// property names vary in length), rather than at every step.
 fn name_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-    a.cmp(b)
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+/// `names` in `name_order`, each with its rank in byte order, and the
+/// places of the names in byte order.
+fn ranked(mut names: Vec<Name>) -> (Box<[Name]>, Box<[u32]>) {
+    names.sort_by(|a, b| name_order(a.name.as_bytes(), b.name.as_bytes()));
+    let mut by_bytes: Vec<u32> = (0..names.len()).filter_map(|i| u32::try_from(i).ok()).collect();
+    by_bytes.sort_by(|&a, &b| {
+        let name = |i: u32| names.get(i as usize).map_or(&[][..], |n| n.name.as_bytes());
+        name(a).cmp(name(b))
+    });
+    for (rank, &at) in by_bytes.iter().enumerate() {
+        if let (Some(name), Ok(rank)) = (names.get_mut(at as usize), u32::try_from(rank)) {
+            name.rank = rank;
+        }
+    }
+    (names.into_boxed_slice(), by_bytes.into_boxed_slice())
 }
 
 impl Plan {
@@ -176,6 +198,7 @@ impl ObjectPlan {
     fn empty() -> ObjectPlan {
         ObjectPlan {
             names: Box::default(),
+            by_bytes: Box::default(),
             patterns: Box::default(),
             required: 0,
             additional: Additional::Any,
@@ -187,7 +210,8 @@ impl ObjectPlan {
     }
 
     /// [`ObjectPlan::find`] for the keys of one map in turn, where `next`
-    /// (0 for the map's first key) is the place after the last name found.
+    /// (0 for the map's first key) is the place in `by_bytes` after the
+    /// last name found.
     /// A map whose keys come in name order finds each name at that place,
     /// with one comparison, or at the next one where the map lacks a name
     /// (an optional property left out); any other key is looked up in full.
@@ -196,21 +220,25 @@ impl ObjectPlan {
         if self.names.is_empty() {
             return None;
         }
-        if let Some(name) = self.names.get(*next) {
+        let in_turn = |at: usize| {
+            let i = *self.by_bytes.get(at)?;
+            self.names.get(i as usize)
+        };
+        if let Some(name) = in_turn(*next) {
             if same_bytes(name.name.as_bytes(), key) {
                 *next += 1;
                 return Some(name);
             }
         }
-        if let Some(name) = self.names.get(*next + 1) {
+        if let Some(name) = in_turn(*next + 1) {
             if same_bytes(name.name.as_bytes(), key) {
                 *next += 2;
                 return Some(name);
             }
         }
-        let at = self.position(key)?;
-        *next = at + 1;
-        self.names.get(at)
+        let name = self.find(key)?;
+        *next = name.rank as usize + 1;
+        Some(name)
     }
 
     fn position(&self, key: &[u8]) -> Option<usize> {
@@ -568,6 +596,7 @@ fn apply(node: &mut Node, fold: Fold) {
             (Some(_), None) => own.next(),
             (_, Some((name, _, _))) => Some(Name {
                 name: name.clone(),
+                rank: 0,
                 property: None,
                 visit: Visit::Node,
                 bit: 0,
@@ -585,7 +614,7 @@ fn apply(node: &mut Node, fold: Fold) {
         name.also = also.into_boxed_slice();
         names.push(name);
     }
-    object.names = names.into_boxed_slice();
+    (object.names, object.by_bytes) = ranked(names);
 }
 
 /// Folds into its node's plan each `unevaluatedProperties` whose node
@@ -807,6 +836,7 @@ fn object_plan(
         .iter()
         .map(|(name, node)| Name {
             name: name.clone(),
+            rank: 0,
             property: Some(*node),
             visit: Visit::Node,
             bit: 0,
@@ -823,6 +853,7 @@ fn object_plan(
             Some(_) => mask &= !bit,
             None => names.push(Name {
                 name: Arc::from(&**name),
+                rank: 0,
                 property: None,
                 visit: Visit::Node,
                 bit,
@@ -830,9 +861,10 @@ fn object_plan(
             }),
         }
     }
-    names.sort_by(|a, b| name_order(a.name.as_bytes(), b.name.as_bytes()));
+    let (names, by_bytes) = ranked(names);
     ObjectPlan {
-        names: names.into_boxed_slice(),
+        names,
+        by_bytes,
         patterns: Box::default(),
         required: mask,
         additional,
@@ -1122,7 +1154,7 @@ mod tests {
 
     /// `find` tells apart names that share a length and their first eight
     /// bytes, or their last eight, in plans of up to eight names (a scan)
-    /// and of more (a binary search by bytes).
+    /// and of more (a binary search by length, then bytes).
     #[test]
     fn a_plan_finds_each_name_and_no_near_miss() {
         use super::{object_plan, Additional};
@@ -1209,6 +1241,18 @@ mod tests {
                         .map(|_| *all.get(random(all.len())).unwrap())
                         .collect(),
                 );
+            }
+            // The names in byte order, each with its place there.
+            let in_order: Vec<&str> = plan
+                .by_bytes
+                .iter()
+                .map(|&i| &*plan.names.get(i as usize).unwrap().name)
+                .collect();
+            let mut expected: Vec<&str> = chosen.to_vec();
+            expected.sort_unstable();
+            assert_eq!(in_order, expected, "{count}");
+            for (rank, &i) in plan.by_bytes.iter().enumerate() {
+                assert_eq!(plan.names.get(i as usize).unwrap().rank as usize, rank, "{count}");
             }
             for keys in orders {
                 let mut next = 0;
