@@ -673,11 +673,12 @@ mod tests {
         let union = json!({"$defs": {"a": object(json!({"const": "a"})), "b": {"$ref": "#/$defs/c"}, "c": object(json!({"const": "b"}))},
                            "anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}]});
         assert_eq!(tag(union).as_deref(), Some("kind"));
-        // The first name (in name order) that tags every branch.
+        // The first name (in name order: by bytes) that tags every branch,
+        // whatever order `required` lists them in.
         let both = |k: &str| json!({"type": "object", "required": ["x", "kind"], "properties": {"x": {"const": k}, "kind": {"const": k}}});
         assert_eq!(
             tag(json!({"oneOf": [both("a"), both("b")]})).as_deref(),
-            Some("x")
+            Some("kind")
         );
         // One branch: no tag.
         assert_eq!(tag(json!({"oneOf": [object(json!({"const": "a"}))]})), None);

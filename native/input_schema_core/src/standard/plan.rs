@@ -62,10 +62,6 @@ pub(crate) struct Plan {
 struct ObjectPlan {
     /// Every name `properties` or `required` lists, in `name_order`.
     names: Box<[Name]>,
-    /// The places of `names` in byte order, the order in which both
-    /// backends give a small map's text keys (`find_from` meets them in
-    /// turn); each name's `rank` is its place here.
-    by_bytes: Box<[u32]>,
     /// `patternProperties`: each pattern, its schema, and how the plan
     /// visits that schema (`inline_subschemas`).
     patterns: Box<[(Arc<Pattern>, NodeId, Visit)]>,
@@ -77,8 +73,6 @@ struct ObjectPlan {
 #[derive(Debug)]
 struct Name {
     name: Arc<str>,
-    /// Its place in `ObjectPlan::by_bytes`.
-    rank: u32,
     /// The schema `properties` gives the name (`None`: not a property, so
     /// an additional one).
     property: Option<NodeId>,
@@ -118,28 +112,22 @@ enum Additional {
     Unevaluated(NodeId),
 }
 
-/// The order of a plan's names: by length, then by bytes. A look-up then
-/// compares bytes only with names of the key's own length (keywords and
-/// property names vary in length), rather than at every step.
+/// The order of a plan's names: by bytes, the order in which both
+/// backends give a map's text keys (a BEAM map of up to 32 keys, a
+/// `serde_json` map), so that the walk meets the names in turn
+/// (`ObjectPlan::find_from`).
+///
+/// Compared a byte at a time, as `same_bytes` compares: names mostly differ
+/// in their first bytes, where a call to `memcmp` at each step of a binary
+/// search costs more than the comparison.
+#[inline]
 fn name_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
-}
-
-/// `names` in `name_order`, each with its rank in byte order, and the
-/// places of the names in byte order.
-fn ranked(mut names: Vec<Name>) -> (Box<[Name]>, Box<[u32]>) {
-    names.sort_by(|a, b| name_order(a.name.as_bytes(), b.name.as_bytes()));
-    let mut by_bytes: Vec<u32> = (0..names.len()).filter_map(|i| u32::try_from(i).ok()).collect();
-    by_bytes.sort_by(|&a, &b| {
-        let name = |i: u32| names.get(i as usize).map_or(&[][..], |n| n.name.as_bytes());
-        name(a).cmp(name(b))
-    });
-    for (rank, &at) in by_bytes.iter().enumerate() {
-        if let (Some(name), Ok(rank)) = (names.get_mut(at as usize), u32::try_from(rank)) {
-            name.rank = rank;
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
         }
     }
-    (names.into_boxed_slice(), by_bytes.into_boxed_slice())
+    a.len().cmp(&b.len())
 }
 
 impl Plan {
@@ -198,7 +186,6 @@ impl ObjectPlan {
     fn empty() -> ObjectPlan {
         ObjectPlan {
             names: Box::default(),
-            by_bytes: Box::default(),
             patterns: Box::default(),
             required: 0,
             additional: Additional::Any,
@@ -210,8 +197,7 @@ impl ObjectPlan {
     }
 
     /// [`ObjectPlan::find`] for the keys of one map in turn, where `next`
-    /// (0 for the map's first key) is the place in `by_bytes` after the
-    /// last name found.
+    /// (0 for the map's first key) is the place after the last name found.
     /// A map whose keys come in name order finds each name at that place,
     /// with one comparison, or at the next one where the map lacks a name
     /// (an optional property left out); any other key is looked up in full.
@@ -220,25 +206,21 @@ impl ObjectPlan {
         if self.names.is_empty() {
             return None;
         }
-        let in_turn = |at: usize| {
-            let i = *self.by_bytes.get(at)?;
-            self.names.get(i as usize)
-        };
-        if let Some(name) = in_turn(*next) {
+        if let Some(name) = self.names.get(*next) {
             if same_bytes(name.name.as_bytes(), key) {
                 *next += 1;
                 return Some(name);
             }
         }
-        if let Some(name) = in_turn(*next + 1) {
+        if let Some(name) = self.names.get(*next + 1) {
             if same_bytes(name.name.as_bytes(), key) {
                 *next += 2;
                 return Some(name);
             }
         }
-        let name = self.find(key)?;
-        *next = name.rank as usize + 1;
-        Some(name)
+        let at = self.position(key)?;
+        *next = at + 1;
+        self.names.get(at)
     }
 
     fn position(&self, key: &[u8]) -> Option<usize> {
@@ -596,7 +578,6 @@ fn apply(node: &mut Node, fold: Fold) {
             (Some(_), None) => own.next(),
             (_, Some((name, _, _))) => Some(Name {
                 name: name.clone(),
-                rank: 0,
                 property: None,
                 visit: Visit::Node,
                 bit: 0,
@@ -614,7 +595,7 @@ fn apply(node: &mut Node, fold: Fold) {
         name.also = also.into_boxed_slice();
         names.push(name);
     }
-    (object.names, object.by_bytes) = ranked(names);
+    object.names = names.into_boxed_slice();
 }
 
 /// Folds into its node's plan each `unevaluatedProperties` whose node
@@ -836,7 +817,6 @@ fn object_plan(
         .iter()
         .map(|(name, node)| Name {
             name: name.clone(),
-            rank: 0,
             property: Some(*node),
             visit: Visit::Node,
             bit: 0,
@@ -853,7 +833,6 @@ fn object_plan(
             Some(_) => mask &= !bit,
             None => names.push(Name {
                 name: Arc::from(&**name),
-                rank: 0,
                 property: None,
                 visit: Visit::Node,
                 bit,
@@ -861,10 +840,9 @@ fn object_plan(
             }),
         }
     }
-    let (names, by_bytes) = ranked(names);
+    names.sort_by(|a, b| name_order(a.name.as_bytes(), b.name.as_bytes()));
     ObjectPlan {
-        names,
-        by_bytes,
+        names: names.into_boxed_slice(),
         patterns: Box::default(),
         required: mask,
         additional,
@@ -1154,7 +1132,7 @@ mod tests {
 
     /// `find` tells apart names that share a length and their first eight
     /// bytes, or their last eight, in plans of up to eight names (a scan)
-    /// and of more (a binary search by length, then bytes).
+    /// and of more (a binary search by bytes).
     #[test]
     fn a_plan_finds_each_name_and_no_near_miss() {
         use super::{object_plan, Additional};
@@ -1241,18 +1219,6 @@ mod tests {
                         .map(|_| *all.get(random(all.len())).unwrap())
                         .collect(),
                 );
-            }
-            // The names in byte order, each with its place there.
-            let in_order: Vec<&str> = plan
-                .by_bytes
-                .iter()
-                .map(|&i| &*plan.names.get(i as usize).unwrap().name)
-                .collect();
-            let mut expected: Vec<&str> = chosen.to_vec();
-            expected.sort_unstable();
-            assert_eq!(in_order, expected, "{count}");
-            for (rank, &i) in plan.by_bytes.iter().enumerate() {
-                assert_eq!(plan.names.get(i as usize).unwrap().rank as usize, rank, "{count}");
             }
             for keys in orders {
                 let mut next = 0;
