@@ -1130,14 +1130,22 @@ mod tests {
         }
     }
 
+    /// The plan of `properties` naming `names`, the i-th name's schema i.
+    fn plan_of(names: &[&str]) -> super::ObjectPlan {
+        use std::sync::Arc;
+        let properties: Vec<(Arc<str>, u32)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (Arc::from(*name), i as u32))
+            .collect();
+        super::object_plan(Some(&properties), None, super::Additional::Any)
+    }
+
     /// `find` tells apart names that share a length and their first eight
     /// bytes, or their last eight, in plans of up to eight names (a scan)
     /// and of more (a binary search by bytes).
     #[test]
     fn a_plan_finds_each_name_and_no_near_miss() {
-        use super::{object_plan, Additional};
-        use std::sync::Arc;
-
         let names = [
             "",
             "a",
@@ -1164,12 +1172,7 @@ mod tests {
         ];
         for count in [3, 8, names.len()] {
             let chosen = names.get(..count).unwrap();
-            let properties: Vec<(Arc<str>, u32)> = chosen
-                .iter()
-                .enumerate()
-                .map(|(i, name)| (Arc::from(*name), i as u32))
-                .collect();
-            let plan = object_plan(Some(&properties), None, Additional::Any);
+            let plan = plan_of(chosen);
             for (i, name) in chosen.iter().enumerate() {
                 let found = plan.find(name.as_bytes()).unwrap();
                 assert_eq!((&*found.name, found.property), (*name, Some(i as u32)), "{count}");
@@ -1186,9 +1189,6 @@ mod tests {
     /// them, in plans of up to eight names and of more.
     #[test]
     fn a_plan_finds_names_in_turn_as_it_finds_them_alone() {
-        use super::{object_plan, Additional};
-        use std::sync::Arc;
-
         let names = [
             "a", "ab", "b", "id", "items", "name", "qty", "sku", "status", "tags", "z",
         ];
@@ -1202,12 +1202,7 @@ mod tests {
         };
         for count in [0, 1, 3, 8, names.len()] {
             let chosen = names.get(..count).unwrap();
-            let properties: Vec<(Arc<str>, u32)> = chosen
-                .iter()
-                .enumerate()
-                .map(|(i, name)| (Arc::from(*name), i as u32))
-                .collect();
-            let plan = object_plan(Some(&properties), None, Additional::Any);
+            let plan = plan_of(chosen);
             let all: Vec<&str> = names.iter().chain(misses.iter()).copied().collect();
             let mut sorted = all.clone();
             sorted.sort_unstable();
