@@ -743,6 +743,7 @@ mod tests {
     fn a_tag_of_strings_decides_as_its_schemas() {
         use crate::budget::Budget;
         use crate::json::JsonRef;
+        use crate::standard::plan::twins::within;
 
         let object = |kind: serde_json::Value| json!({"type": "object", "required": ["kind"], "properties": {"kind": kind, "n": {"type": "integer"}}});
         let unions = [
@@ -765,11 +766,6 @@ mod tests {
             json!(["a"]),
             json!({"kind": "a"}),
         ];
-        let within = |limit: u64, call: &dyn Fn(&Budget) -> Result<bool, crate::standard::Limit>| {
-            let budget = Budget::new(limit);
-            let answer = call(&budget);
-            (limit - budget.left() as u64, answer)
-        };
         let mut compared = 0;
         for (u, union) in unions.iter().enumerate() {
             let mut fast = Validator::compile(union, &Options::default()).unwrap();
@@ -784,20 +780,20 @@ mod tests {
             for instance in instances {
                 let at = JsonRef::from(&instance);
                 assert_eq!(fast.validate(at), slow.validate(at), "{union} {instance}");
-                let (units, answer) = within(1 << 40, &|b| fast.is_valid_within(at, b));
-                assert_eq!((units, answer), within(1 << 40, &|b| slow.is_valid_within(at, b)));
+                let (units, answer) = within(1 << 40, |b| fast.is_valid_within(at, b));
+                assert_eq!((units, answer), within(1 << 40, |b| slow.is_valid_within(at, b)));
                 for limit in 0..=units {
                     assert_eq!(
-                        within(limit, &|b| fast.is_valid_within(at, b)),
-                        within(limit, &|b| slow.is_valid_within(at, b)),
+                        within(limit, |b| fast.is_valid_within(at, b)),
+                        within(limit, |b| slow.is_valid_within(at, b)),
                         "{limit}: {union} {instance}"
                     );
                 }
                 let every =
                     |v: &Validator, b: &Budget| v.validate_within(at, b).map(|units| units.is_empty());
                 assert_eq!(
-                    within(1 << 40, &|b| every(&fast, b)),
-                    within(1 << 40, &|b| every(&slow, b))
+                    within(1 << 40, |b| every(&fast, b)),
+                    within(1 << 40, |b| every(&slow, b))
                 );
                 compared += 1;
             }

@@ -1075,7 +1075,7 @@ impl<'w> Walk<'w> {
 mod ref_hops_tests;
 
 #[cfg(test)]
-mod twins;
+pub(crate) mod twins;
 
 #[cfg(test)]
 mod type_leaves_tests;

@@ -136,7 +136,7 @@ pub(super) fn instance(rng: &mut Rng, depth: usize, names: &[&str]) -> Value {
 }
 
 /// The units a call spends within `limit` units, and its answer.
-pub(super) fn within<T>(limit: u64, call: impl FnOnce(&Budget) -> T) -> (u64, T) {
+pub(crate) fn within<T>(limit: u64, call: impl FnOnce(&Budget) -> T) -> (u64, T) {
     let budget = Budget::new(limit);
     let answer = call(&budget);
     (limit - budget.left() as u64, answer)
