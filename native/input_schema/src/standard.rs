@@ -5,6 +5,7 @@
 //! call needs more; its `_dirty` twin then does the whole call on a dirty
 //! CPU scheduler, behind the Elixir side's gate.
 
+use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -16,8 +17,8 @@ use crate::resource;
 use crate::term::{binary, details_map, BeamTerm, Entries};
 use input_schema_core::budget::Budget;
 use input_schema_core::standard::{
-    CompileError, Dialect, FormatMode, Limit, Options, OutputUnit, Validator, COMPILE_BUDGET,
-    MAX_SCHEMA_DEPTH, WALK_BUDGET,
+    CompileError, Dialect, FormatMode, Limit, Options, Report, Validator, COMPILE_BUDGET, MAX_SCHEMA_DEPTH,
+    WALK_BUDGET,
 };
 use input_schema_core::value::{Shape, Value};
 
@@ -264,26 +265,43 @@ fn compile_error<'a>(env: Env<'a>, error: &CompileError) -> Term<'a> {
     (atom::error(), details).encode(env)
 }
 
-/// One failure as `{keyword, message, keyword_location,
+/// The failures, each as `{keyword, message, keyword_location,
 /// instance_location, absolute_keyword_location | nil}`: the Elixir side
 /// makes each a `ValidationError` struct, whose literal keys the VM shares
 /// between every struct it builds (a map made here is sorted and given
-/// keys of its own, each time).
-fn unit<'a>(env: Env<'a>, unit: &OutputUnit) -> Term<'a> {
-    let absolute = match &unit.absolute_keyword_location {
-        Some(location) => binary(env, location.as_bytes()),
-        None => atom::nil().encode(env),
+/// keys of its own, each time). Each text is a binary of its own, copied
+/// from the report's buffer: a sub-binary of one binary of the whole
+/// buffer costs the VM as much as a small binary (OTP 27), and would keep
+/// every failure's text alive for as long as any one of them.
+fn units<'a>(env: Env<'a>, report: &Report) -> Term<'a> {
+    let slice = |span: &Range<usize>| {
+        binary(
+            env,
+            report.text().get(span.clone()).unwrap_or_default().as_bytes(),
+        )
     };
-    // A tuple of Rust's encodes from an array on the stack (Rustler's
-    // `make_tuple` gathers its terms into a vector first).
-    (
-        binary(env, unit.keyword.as_bytes()),
-        binary(env, unit.message.as_bytes()),
-        binary(env, unit.keyword_location.as_bytes()),
-        binary(env, unit.instance_location.as_bytes()),
-        absolute,
-    )
-        .encode(env)
+    // The list is built from its end: no vector of terms.
+    report
+        .spans()
+        .iter()
+        .rev()
+        .fold(Term::list_new_empty(env), |list, u| {
+            let absolute = match &u.absolute_keyword_location {
+                Some(span) => slice(span),
+                None => atom::nil().encode(env),
+            };
+            // A tuple of Rust's encodes from an array on the stack
+            // (Rustler's `make_tuple` gathers its terms into a vector
+            // first).
+            let unit = (
+                binary(env, u.keyword.as_bytes()),
+                slice(&u.message),
+                slice(&u.keyword_location),
+                slice(&u.instance_location),
+                absolute,
+            );
+            list.list_prepend(unit.encode(env))
+        })
 }
 
 fn limit_error<'a>(env: Env<'a>, limit: Limit) -> Term<'a> {
@@ -473,20 +491,14 @@ fn validate_with<'a>(
     }
     // Inline, both walks of an invalid instance share the one budget (the
     // call's bound on this scheduler); dirty, each has the work limit.
-    let units = if inline {
-        validator.validate_within(instance, budget)
+    let report = if inline {
+        validator.report_within(instance, budget)
     } else {
-        validator.validate_limited(instance, WALK_BUDGET)
+        validator.report_limited(instance, WALK_BUDGET)
     };
-    match units {
-        Ok(units) if units.is_empty() => Some(atom::ok().encode(env)),
-        Ok(units) => {
-            // The list is built from its end: no vector of terms.
-            let list = units.iter().rev().fold(Term::list_new_empty(env), |list, u| {
-                list.list_prepend(unit(env, u))
-            });
-            Some((atom::error(), list).encode(env))
-        }
+    match report {
+        Ok(report) if report.is_empty() => Some(atom::ok().encode(env)),
+        Ok(report) => Some((atom::error(), units(env, &report)).encode(env)),
         Err(Limit::Work) if inline => None,
         Err(limit) => Some(limit_error(env, limit)),
     }

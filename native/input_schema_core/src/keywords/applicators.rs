@@ -341,8 +341,8 @@ impl Walk<'_> {
         if valid {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
-            "instance is not valid against any schema of anyOf".to_string()
+        self.fail(at, kp, ip, |m| {
+            m.then("instance is not valid against any schema of anyOf")
         })
     }
 
@@ -385,20 +385,17 @@ impl Walk<'_> {
                 }
                 Ok(true)
             }
-            [] => self.fail(at, kp, ip, || {
-                "instance is not valid against any schema of oneOf".to_string()
+            [] => self.fail(at, kp, ip, |m| {
+                m.then("instance is not valid against any schema of oneOf")
             }),
             [first, second, ..] => {
                 let (first, second) = (*first, *second);
-                self.fail(at, kp, ip, || {
-                    crate::standard::output::Message::new(
-                        "instance is valid against more than one schema of oneOf (indexes ",
-                    )
-                    .number(first as u64)
-                    .then(" and ")
-                    .number(second as u64)
-                    .then(")")
-                    .done()
+                self.fail(at, kp, ip, |m| {
+                    m.then("instance is valid against more than one schema of oneOf (indexes ")
+                        .number(first as u64)
+                        .then(" and ")
+                        .number(second as u64)
+                        .then(")")
                 })
             }
         }
@@ -413,8 +410,8 @@ impl Walk<'_> {
         ip: &Path<'_>,
     ) -> Step {
         if self.probe(schema, instance, kp, ip, None)? {
-            return self.fail(at, kp, ip, || {
-                "instance is valid against the schema of not".to_string()
+            return self.fail(at, kp, ip, |m| {
+                m.then("instance is valid against the schema of not")
             });
         }
         Ok(true)

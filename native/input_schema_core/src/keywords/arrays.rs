@@ -236,23 +236,21 @@ impl Walk<'_> {
             }
         }
         if matched < min {
-            return self.fail(at, kp, ip, || {
+            return self.fail(at, kp, ip, |m| {
                 if min == 1 {
-                    "array contains no item valid against the schema of contains".to_string()
+                    m.then("array contains no item valid against the schema of contains")
                 } else {
-                    crate::standard::output::Message::new("array contains fewer than ")
+                    m.then("array contains fewer than ")
                         .number(min)
                         .then(" items valid against the schema of contains")
-                        .done()
                 }
             });
         }
         if let Some(max) = max.filter(|max| matched > *max) {
-            return self.fail(at, kp, ip, || {
-                crate::standard::output::Message::new("array contains more than ")
+            return self.fail(at, kp, ip, |m| {
+                m.then("array contains more than ")
                     .number(max)
                     .then(" items valid against the schema of contains")
-                    .done()
             });
         }
         Ok(true)
@@ -274,17 +272,11 @@ impl Walk<'_> {
         if super::count_holds(len, limit, minimum) {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
+        self.fail(at, kp, ip, |m| {
             if minimum {
-                crate::standard::output::Message::new("array has fewer than ")
-                    .number(limit)
-                    .then(" items")
-                    .done()
+                m.then("array has fewer than ").number(limit).then(" items")
             } else {
-                crate::standard::output::Message::new("array has more than ")
-                    .number(limit)
-                    .then(" items")
-                    .done()
+                m.then("array has more than ").number(limit).then(" items")
             }
         })
     }
@@ -322,7 +314,7 @@ impl Walk<'_> {
                 }
                 Err(NoKey::TooDeep) => return Err(Limit::Depth),
                 Err(NoKey::NotJson) => {
-                    return self.fail(at, kp, ip, || "array holds a value that is not JSON".to_string())
+                    return self.fail(at, kp, ip, |m| m.then("array holds a value that is not JSON"))
                 }
             }
             self.charge((room - left.bytes) as u64 / 16)?;
@@ -331,7 +323,7 @@ impl Walk<'_> {
         self.charge(len as u64 * (usize::BITS - len.leading_zeros()) as u64 / 4)?;
         keys.sort_unstable();
         if keys.windows(2).any(|pair| pair.first() == pair.get(1)) {
-            return self.fail(at, kp, ip, || "array items are not unique".to_string());
+            return self.fail(at, kp, ip, |m| m.then("array items are not unique"));
         }
         Ok(true)
     }

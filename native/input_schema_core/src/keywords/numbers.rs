@@ -193,8 +193,8 @@ impl Walk<'_> {
         if is_multiple(&value, divisor) {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
-            format!("instance is not a multiple of {}", show(divisor))
+        self.fail(at, kp, ip, |m| {
+            m.then("instance is not a multiple of ").shown(divisor)
         })
     }
 
@@ -213,23 +213,15 @@ impl Walk<'_> {
         if bound.holds(value.compare(limit)) {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
+        self.fail(at, kp, ip, |m| {
             let relation = match bound {
                 Bound::Minimum => "less than the minimum",
                 Bound::Maximum => "greater than the maximum",
                 Bound::ExclusiveMinimum => "not greater than the exclusive minimum",
                 Bound::ExclusiveMaximum => "not less than the exclusive maximum",
             };
-            format!("instance is {relation} {}", show(limit))
+            m.then("instance is ").then(relation).then(" ").shown(limit)
         })
-    }
-}
-
-pub(crate) fn show(n: &Number) -> String {
-    match n {
-        Number::Int(i) => i.to_string(),
-        Number::Big(b) => b.to_string(),
-        Number::Float(f) => f.to_string(),
     }
 }
 

@@ -334,7 +334,7 @@ impl Walk<'_> {
     ) -> Option<Step> {
         match object(instance) {
             Object::Other => Some(Ok(true)),
-            Object::Unreadable(why) => Some(self.fail(at, kp, ip, || why.to_string())),
+            Object::Unreadable(why) => Some(self.fail(at, kp, ip, |m| m.then(why))),
             Object::Readable => None,
         }
     }
@@ -355,7 +355,7 @@ impl Walk<'_> {
         for (i, (key, value)) in instance.map_entries().enumerate() {
             self.charge(1)?;
             let Some(text) = key_text(key) else {
-                return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
+                return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
             };
             let Some(found) = find(properties, &text) else {
                 continue;
@@ -390,12 +390,10 @@ impl Walk<'_> {
         let mut valid = true;
         for (i, (key, value)) in instance.map_entries().enumerate() {
             let Some(text) = key_text(key) else {
-                return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
+                return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
             };
             let Some(name) = key_name(key, &text) else {
-                return self.fail(at, kp, ip, || {
-                    "object has a key that is not valid UTF-8".to_string()
-                });
+                return self.fail(at, kp, ip, |m| m.then("object has a key that is not valid UTF-8"));
             };
             for (source, pattern, node) in patterns {
                 self.charge(1 + name.len() as u64 / 16)?;
@@ -434,16 +432,14 @@ impl Walk<'_> {
         for (key, value) in instance.map_entries() {
             self.charge(1)?;
             let Some(text) = key_text(key) else {
-                return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
+                return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
             };
             if has_name(names, &text) {
                 continue;
             }
             if !patterns.is_empty() {
                 let Some(name) = key_name(key, &text) else {
-                    return self.fail(at, kp, ip, || {
-                        "object has a key that is not valid UTF-8".to_string()
-                    });
+                    return self.fail(at, kp, ip, |m| m.then("object has a key that is not valid UTF-8"));
                 };
                 let mut matched = false;
                 for pattern in patterns {
@@ -484,7 +480,7 @@ impl Walk<'_> {
         for (key, _) in instance.map_entries() {
             self.charge(1)?;
             let Some(text) = key_text(key) else {
-                return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
+                return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
             };
             let passed = self.node(schema, Text(&text), kp, &ip.push(Seg::Name(&text)), None)?;
             if self.stops(passed, &mut valid) {
@@ -507,17 +503,14 @@ impl Walk<'_> {
         }
         let present = match self.present(names, instance)? {
             Ok(present) => present,
-            Err(why) => return self.fail(at, kp, ip, || why.to_string()),
+            Err(why) => return self.fail(at, kp, ip, |m| m.then(why)),
         };
         let mut valid = true;
         for (i, name) in names.iter().enumerate() {
             self.charge(1)?;
             if !present.has(i, name) {
-                let passed = self.fail(at, kp, ip, || {
-                    crate::standard::output::Message::new("required property ")
-                        .quoted(name)
-                        .then(" is missing")
-                        .done()
+                let passed = self.fail(at, kp, ip, |m| {
+                    m.then("required property ").quoted(name).then(" is missing")
                 })?;
                 if self.stops(passed, &mut valid) {
                     return Ok(false);
@@ -540,7 +533,7 @@ impl Walk<'_> {
         }
         let keys = match self.keys(instance)? {
             Ok(keys) => keys,
-            Err(why) => return self.fail(at, kp, ip, || why.to_string()),
+            Err(why) => return self.fail(at, kp, ip, |m| m.then(why)),
         };
         let mut valid = true;
         for (present, required) in rules {
@@ -551,13 +544,12 @@ impl Walk<'_> {
             for name in required.iter() {
                 self.charge(1)?;
                 if !keys.has(name) {
-                    let passed = self.fail(at, kp, ip, || {
-                        crate::standard::output::Message::new("property ")
+                    let passed = self.fail(at, kp, ip, |m| {
+                        m.then("property ")
                             .quoted(name)
                             .then(" is required when ")
                             .quoted(present)
                             .then(" is present")
-                            .done()
                     })?;
                     if self.stops(passed, &mut valid) {
                         return Ok(false);
@@ -614,17 +606,11 @@ impl Walk<'_> {
         if super::count_holds(len, limit, minimum) {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
+        self.fail(at, kp, ip, |m| {
             if minimum {
-                crate::standard::output::Message::new("object has fewer than ")
-                    .number(limit)
-                    .then(" properties")
-                    .done()
+                m.then("object has fewer than ").number(limit).then(" properties")
             } else {
-                crate::standard::output::Message::new("object has more than ")
-                    .number(limit)
-                    .then(" properties")
-                    .done()
+                m.then("object has more than ").number(limit).then(" properties")
             }
         })
     }

@@ -148,17 +148,13 @@ impl Walk<'_> {
         if super::count_holds(self.length(text)?, limit, minimum) {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
+        self.fail(at, kp, ip, |m| {
             if minimum {
-                crate::standard::output::Message::new("string is shorter than ")
+                m.then("string is shorter than ")
                     .number(limit)
                     .then(" characters")
-                    .done()
             } else {
-                crate::standard::output::Message::new("string is longer than ")
-                    .number(limit)
-                    .then(" characters")
-                    .done()
+                m.then("string is longer than ").number(limit).then(" characters")
             }
         })
     }
@@ -179,10 +175,8 @@ impl Walk<'_> {
         if pattern.search(text).map_err(|_| crate::standard::Limit::Work)? {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
-            crate::standard::output::Message::new("string does not match the pattern ")
-                .quoted(source)
-                .done()
+        self.fail(at, kp, ip, |m| {
+            m.then("string does not match the pattern ").quoted(source)
         })
     }
 
@@ -201,7 +195,9 @@ impl Walk<'_> {
         if format.check(text) {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || format!("string is not a valid {}", format.name()))
+        self.fail(at, kp, ip, |m| {
+            m.then("string is not a valid ").then(format.name())
+        })
     }
 }
 

@@ -249,11 +249,9 @@ impl Walk<'_> {
         if type_holds(types, instance.kind(), instance) {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
-            let mut message = String::with_capacity(64);
-            message.push_str("instance is not of type ");
-            push_type_names(&mut message, types);
-            message
+        self.fail(at, kp, ip, |m| {
+            m.then("instance is not of type ")
+                .with(|out| push_type_names(out, types))
         })
     }
 
@@ -268,8 +266,8 @@ impl Walk<'_> {
         if self.enum_holds(choices, instance)? {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || {
-            "instance is not one of the values of enum".to_string()
+        self.fail(at, kp, ip, |m| {
+            m.then("instance is not one of the values of enum")
         })
     }
 
@@ -309,7 +307,7 @@ impl Walk<'_> {
         if self.const_holds(value, instance)? {
             return Ok(true);
         }
-        self.fail(at, kp, ip, || "instance is not the value of const".to_string())
+        self.fail(at, kp, ip, |m| m.then("instance is not the value of const"))
     }
 
     /// Whether `instance` is `value` (`const`), without recording.

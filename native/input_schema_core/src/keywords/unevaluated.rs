@@ -24,9 +24,7 @@ impl Walk<'_> {
             return Ok(true);
         }
         if instance.is_struct() {
-            return self.fail(at, kp, ip, || {
-                "instance is a struct, not a JSON object".to_string()
-            });
+            return self.fail(at, kp, ip, |m| m.then("instance is a struct, not a JSON object"));
         }
         let seen = ann.as_deref().cloned().unwrap_or_default();
         let mut valid = true;
@@ -37,7 +35,7 @@ impl Walk<'_> {
             }
             // An atom key by its name, as the other object keywords read it.
             let Some(text) = key_text(key) else {
-                return self.fail(at, kp, ip, || "object has a key that is not a string".to_string());
+                return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
             };
             let passed = self.node(schema, value, kp, &ip.push(Seg::Name(&text)), None)?;
             if self.stops(passed, &mut valid) {

@@ -27,7 +27,7 @@ use crate::budget::Budget;
 use crate::value::Value;
 
 pub use dialect::Dialect;
-pub use output::{CompileError, Limit, MetaschemaFailure, OutputUnit};
+pub use output::{CompileError, Limit, MetaschemaFailure, OutputUnit, Report, UnitSpans};
 pub use vocabulary::Vocabularies;
 
 pub(crate) use crate::keywords::NodeId;
@@ -211,6 +211,12 @@ impl Validator {
         instance: V,
         units: u64,
     ) -> Result<Vec<OutputUnit>, Limit> {
+        self.report_limited(instance, units).map(|report| report.units())
+    }
+
+    /// [`Validator::validate_limited`] as a [`Report`]: the failures' texts
+    /// in one buffer.
+    pub fn report_limited<'a, V: Value<'a>>(&self, instance: V, units: u64) -> Result<Report, Limit> {
         walk::validate(self, instance, &Budget::new(units), &Budget::new(units))
     }
 
@@ -221,6 +227,11 @@ impl Validator {
         instance: V,
         budget: &Budget,
     ) -> Result<Vec<OutputUnit>, Limit> {
+        self.report_within(instance, budget).map(|report| report.units())
+    }
+
+    /// [`Validator::validate_within`] as a [`Report`].
+    pub fn report_within<'a, V: Value<'a>>(&self, instance: V, budget: &Budget) -> Result<Report, Limit> {
         walk::validate(self, instance, budget, budget)
     }
 

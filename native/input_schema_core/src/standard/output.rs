@@ -2,6 +2,9 @@
 //! output units with the specification's locations. Built only on failure.
 
 use std::fmt;
+use std::ops::Range;
+
+use crate::value::Number;
 
 /// One failure of an instance: the specification's output unit.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,31 +22,130 @@ pub struct OutputUnit {
     pub message: String,
 }
 
-/// An output unit's message, built from its pieces. A failing instance
-/// builds one per unit, and the formatting machinery (`format!`, and `{:?}`
-/// to quote a name or a pattern) cost more than the rest of the unit.
-pub(crate) struct Message(String);
+/// Every failure of one validation, with their texts in one buffer: the
+/// walk writes each location and message into it, so that recording a
+/// failure allocates nothing of its own (three or four strings a failure,
+/// allocated, copied into terms and freed, cost an invalid instance more
+/// than its walk). [`Report::units`] gives them as [`OutputUnit`]s; the
+/// NIF makes one binary of [`Report::text`] and each text a slice of it.
+#[derive(Debug, Default)]
+pub struct Report {
+    text: String,
+    spans: Vec<UnitSpans>,
+}
 
-impl Message {
-    pub fn new(text: &str) -> Message {
-        let mut message = String::with_capacity(text.len() + 32);
-        message.push_str(text);
-        Message(message)
+/// Where one failure's texts lie in [`Report::text`], in bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitSpans {
+    pub keyword: &'static str,
+    pub keyword_location: Range<usize>,
+    pub absolute_keyword_location: Option<Range<usize>>,
+    pub instance_location: Range<usize>,
+    pub message: Range<usize>,
+}
+
+impl Report {
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
     }
 
-    pub fn then(mut self, text: &str) -> Message {
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The buffer that holds every failure's texts.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Each failure's texts, in evaluation order.
+    pub fn spans(&self) -> &[UnitSpans] {
+        &self.spans
+    }
+
+    /// The failures as output units of their own.
+    pub fn units(&self) -> Vec<OutputUnit> {
+        let text = |span: &Range<usize>| self.text.get(span.clone()).unwrap_or_default().to_string();
+        self.spans
+            .iter()
+            .map(|unit| OutputUnit {
+                keyword: unit.keyword,
+                keyword_location: text(&unit.keyword_location),
+                absolute_keyword_location: unit.absolute_keyword_location.as_ref().map(text),
+                instance_location: text(&unit.instance_location),
+                message: text(&unit.message),
+            })
+            .collect()
+    }
+
+    /// The buffer, for the walk to write a failure's next text into: room
+    /// for a few failures' texts at the first.
+    pub(crate) fn buffer(&mut self) -> &mut String {
+        if self.text.capacity() == 0 {
+            self.text.reserve(512);
+        }
+        &mut self.text
+    }
+
+    /// Records a failure whose texts were written into the buffer.
+    pub(crate) fn push(&mut self, unit: UnitSpans) {
+        self.spans.push(unit);
+    }
+}
+
+/// An output unit's message, written into the report's buffer from its
+/// pieces. A failing instance writes one per unit, and the formatting
+/// machinery (`format!`, and `{:?}` to quote a name or a pattern) cost
+/// more than the rest of the unit.
+pub(crate) struct Message<'o>(&'o mut String);
+
+impl<'o> Message<'o> {
+    pub fn to(out: &'o mut String) -> Message<'o> {
+        Message(out)
+    }
+
+    pub fn then(self, text: &str) -> Message<'o> {
         self.0.push_str(text);
         self
     }
 
+    /// What `write` appends.
+    pub fn with(self, write: impl FnOnce(&mut String)) -> Message<'o> {
+        write(self.0);
+        self
+    }
+
     /// `n` in decimal digits.
-    pub fn number(mut self, n: u64) -> Message {
-        push_decimal(&mut self.0, n);
+    pub fn number(self, n: u64) -> Message<'o> {
+        push_decimal(self.0, n);
+        self
+    }
+
+    /// A schema's number as `Display` writes it: an integer in digits of
+    /// its own, the rest by the formatter.
+    pub fn shown(self, n: &Number) -> Message<'o> {
+        match n {
+            Number::Int(i) => {
+                if *i < 0 {
+                    self.0.push('-');
+                }
+                push_decimal(self.0, i.unsigned_abs());
+            }
+            Number::Big(b) => {
+                use std::fmt::Write;
+                // Writing to a String cannot fail.
+                let _ = write!(self.0, "{b}");
+            }
+            Number::Float(f) => {
+                use std::fmt::Write;
+                let _ = write!(self.0, "{f}");
+            }
+        }
         self
     }
 
     /// `text` in double quotes, exactly as `{:?}` writes it.
-    pub fn quoted(mut self, text: &str) -> Message {
+    pub fn quoted(self, text: &str) -> Message<'o> {
         // Printable ASCII other than `"` and `\` is written as it is; the
         // rest takes the formatter's escapes.
         if text
@@ -59,10 +161,6 @@ impl Message {
             let _ = write!(self.0, "{text:?}");
         }
         self
-    }
-
-    pub fn done(self) -> String {
-        self.0
     }
 }
 
@@ -189,7 +287,10 @@ impl fmt::Display for OutputUnit {
 
 #[cfg(test)]
 mod tests {
+    use num_bigint::BigInt;
+
     use super::{push_decimal, Message};
+    use crate::value::Number;
 
     #[test]
     fn messages_read_as_the_formatter_writes_them() {
@@ -210,8 +311,29 @@ mod tests {
             "\u{301}combining",
             "'single'",
         ] {
-            let built = Message::new("a ").quoted(text).then(" b ").number(42).done();
+            let mut built = String::new();
+            Message::to(&mut built)
+                .then("a ")
+                .quoted(text)
+                .then(" b ")
+                .number(42);
             assert_eq!(built, format!("a {text:?} b 42"), "{text:?}");
+        }
+        let big = || BigInt::from(u64::MAX) * 1000;
+        for (n, text) in [
+            (Number::Int(0), "0"),
+            (Number::Int(-7), "-7"),
+            (Number::Int(i64::MIN), "-9223372036854775808"),
+            (Number::Int(i64::MAX), "9223372036854775807"),
+            (Number::Big(big()), "18446744073709551615000"),
+            (Number::Big(-big()), "-18446744073709551615000"),
+            (Number::Float(1.5), "1.5"),
+            (Number::Float(-0.0001), "-0.0001"),
+            (Number::Float(2.5e-7), "0.00000025"),
+        ] {
+            let mut built = String::new();
+            Message::to(&mut built).then("n ").shown(&n);
+            assert_eq!(built, format!("n {text}"));
         }
     }
 }

@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use super::output::{push_decimal, Limit, OutputUnit};
+use super::output::{push_decimal, Limit, Message, Report, UnitSpans};
 use super::Validator;
 use crate::budget::Budget;
 use crate::keywords::numbers::Bound;
@@ -63,11 +63,15 @@ impl<'p> Path<'p> {
     }
 
     /// The location as a JSON Pointer.
+    #[cfg(test)]
     pub fn render(&self) -> String {
-        // The root (only the root has no parent): `""`, nothing allocated.
-        if self.parent.is_none() && self.seg.is_none() {
-            return String::new();
-        }
+        let mut out = String::new();
+        self.render_into(&mut out);
+        out
+    }
+
+    /// Appends the location as a JSON Pointer to `out`.
+    pub fn render_into(&self, out: &mut String) {
         // The steps, innermost first: on the stack for the usual short
         // locations, in a vector past that.
         const SHORT: usize = 16;
@@ -86,7 +90,6 @@ impl<'p> Path<'p> {
             at = path.parent;
         }
         let steps = short.get(..count.min(SHORT)).unwrap_or_default();
-        let mut out = String::with_capacity(16 * count);
         // `long` holds the outermost steps (met last), so it comes first.
         for seg in long.iter().rev().chain(steps.iter().rev()) {
             match seg {
@@ -96,18 +99,17 @@ impl<'p> Path<'p> {
                 }
                 Seg::Index(i) => {
                     out.push('/');
-                    push_decimal(&mut out, *i as u64);
+                    push_decimal(out, *i as u64);
                 }
                 Seg::Name(bytes) => {
                     let name = match std::str::from_utf8(bytes) {
                         Ok(name) => Cow::Borrowed(name),
                         Err(_) => String::from_utf8_lossy(bytes),
                     };
-                    push_pointer_token(&mut out, &name);
+                    push_pointer_token(out, &name);
                 }
             }
         }
-        out
     }
 
     /// The nearest keyword on the path (what a `false` schema reports).
@@ -189,7 +191,7 @@ pub(crate) struct Walk<'w> {
     depth: usize,
     /// Whether failures become output units (false: "is it valid?").
     pub collect: bool,
-    pub errors: Vec<OutputUnit>,
+    pub report: Report,
     /// The error bound is reached: stop.
     pub full: bool,
     /// What the recording walk may still spend on items that the walk
@@ -308,7 +310,7 @@ pub(crate) fn validate<'a, V: Value<'a>>(
     instance: V,
     first: &Budget,
     second: &Budget,
-) -> Result<Vec<OutputUnit>, Limit> {
+) -> Result<Report, Limit> {
     let mut spare = 0;
     let mut failures = None;
     if !v.annotates_to_decide {
@@ -316,7 +318,7 @@ pub(crate) fn validate<'a, V: Value<'a>>(
         let mut walk = Walk::new(v, first, false);
         walk.remember = Some(&mut failures);
         if walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)? {
-            return Ok(Vec::new());
+            return Ok(Report::default());
         }
         spare = before.saturating_sub(first.left()) as u64;
     }
@@ -324,18 +326,22 @@ pub(crate) fn validate<'a, V: Value<'a>>(
     walk.spare = spare;
     walk.recall = failures.as_ref();
     let valid = walk.node(v.root, instance, &Path::ROOT, &Path::ROOT, None)?;
-    if !valid && walk.errors.is_empty() {
+    if !valid && walk.report.is_empty() {
         // Every failure reports itself; this is the backstop that keeps
         // an invalid verdict from reading as valid.
-        walk.errors.push(OutputUnit {
+        let text = walk.report.buffer();
+        let start = text.len();
+        text.push_str("instance is not valid");
+        let message = start..text.len();
+        walk.report.push(UnitSpans {
             keyword: "schema",
-            keyword_location: String::new(),
+            keyword_location: start..start,
             absolute_keyword_location: None,
-            instance_location: String::new(),
-            message: "instance is not valid".to_string(),
+            instance_location: start..start,
+            message,
         });
     }
-    Ok(walk.errors)
+    Ok(walk.report)
 }
 
 impl<'w> Walk<'w> {
@@ -346,7 +352,7 @@ impl<'w> Walk<'w> {
             scope: Vec::new(),
             depth: 0,
             collect,
-            errors: Vec::new(),
+            report: Report::default(),
             full: false,
             spare: 0,
             remember: None,
@@ -556,8 +562,8 @@ impl<'w> Walk<'w> {
         let leaf = match &node.body {
             Body::Accept => return Ok(true),
             Body::Reject => {
-                return self.fail_at(node, kp.last_key(), kp, ip, || {
-                    "no value is allowed here (the schema is false)".to_string()
+                return self.fail_at(node, kp.last_key(), kp, ip, |m| {
+                    m.then("no value is allowed here (the schema is false)")
                 })
             }
             Body::Keywords(entries, Some(plan)) if plan.is_leaf() => Some((entries, plan)),
@@ -729,7 +735,7 @@ impl<'w> Walk<'w> {
         at: &At<'_>,
         kp: &Path<'_>,
         ip: &Path<'_>,
-        message: impl FnOnce() -> String,
+        message: impl FnOnce(Message<'_>) -> Message<'_>,
     ) -> Step {
         self.fail_at(at.node, at.name, kp, ip, message)
     }
@@ -740,24 +746,38 @@ impl<'w> Walk<'w> {
         name: &'static str,
         kp: &Path<'_>,
         ip: &Path<'_>,
-        message: impl FnOnce() -> String,
+        message: impl FnOnce(Message<'_>) -> Message<'_>,
     ) -> Step {
         if self.collect && !self.full {
-            let absolute = if node.location.starts_with('#') {
+            let text = self.report.buffer();
+            let start = text.len();
+            kp.render_into(text);
+            let keyword_location = start..text.len();
+            let absolute_keyword_location = if node.location.starts_with('#') {
                 None
-            } else if matches!(kp.seg, Some(Seg::Key(key)) if key == name) {
-                Some(format!("{}/{name}", node.location))
             } else {
-                Some(node.location.to_string())
+                let start = text.len();
+                text.push_str(&node.location);
+                if matches!(kp.seg, Some(Seg::Key(key)) if key == name) {
+                    text.push('/');
+                    text.push_str(name);
+                }
+                Some(start..text.len())
             };
-            self.errors.push(OutputUnit {
+            let start = text.len();
+            ip.render_into(text);
+            let instance_location = start..text.len();
+            let start = text.len();
+            message(Message::to(text));
+            let message = start..text.len();
+            self.report.push(UnitSpans {
                 keyword: name,
-                keyword_location: kp.render(),
-                absolute_keyword_location: absolute,
-                instance_location: ip.render(),
-                message: message(),
+                keyword_location,
+                absolute_keyword_location,
+                instance_location,
+                message,
             });
-            if self.errors.len() >= self.v.limits.max_errors {
+            if self.report.len() >= self.v.limits.max_errors {
                 self.full = true;
             }
         }
@@ -841,6 +861,9 @@ pub(crate) struct At<'n> {
 #[cfg(test)]
 mod tests {
     use super::{Ann, Path, Seg};
+    use crate::json::JsonRef;
+    use crate::standard::{OutputUnit, Validator};
+    use serde_json::json;
 
     #[test]
     fn annotations_keep_every_position_in_and_past_the_first_word() {
@@ -904,5 +927,63 @@ mod tests {
             rendered(&[Seg::Name(b"x\xffy"), Seg::Name(b"plain")]),
             "/x\u{fffd}y/plain"
         );
+    }
+
+    #[test]
+    fn a_report_holds_each_failures_texts_in_turn_in_one_buffer() {
+        let schema = json!({
+            "$id": "https://example.com/s.json",
+            "properties": {"a/b": {"minimum": 3}, "n": {"type": "string", "maxLength": 1}},
+            "required": ["z"]
+        });
+        let validator = Validator::compile(&schema, &Default::default()).unwrap();
+        let instance = json!({"a/b": 1, "n": "xyz"});
+        let report = validator.report_limited(JsonRef::from(&instance), 1_000).unwrap();
+        let unit = |keyword, keyword_location: &str, instance_location: &str, message: &str| OutputUnit {
+            keyword,
+            keyword_location: keyword_location.to_string(),
+            absolute_keyword_location: Some(format!("https://example.com/s.json#{keyword_location}")),
+            instance_location: instance_location.to_string(),
+            message: message.to_string(),
+        };
+        let expected = vec![
+            unit(
+                "minimum",
+                "/properties/a~1b/minimum",
+                "/a~1b",
+                "instance is less than the minimum 3",
+            ),
+            unit(
+                "maxLength",
+                "/properties/n/maxLength",
+                "/n",
+                "string is longer than 1 characters",
+            ),
+            unit("required", "/required", "", "required property \"z\" is missing"),
+        ];
+        assert_eq!(report.units(), expected);
+        assert_eq!(validator.validate(JsonRef::from(&instance)).unwrap(), expected);
+        // The buffer holds those texts, in turn, and nothing else.
+        let mut written = String::new();
+        let mut end = 0;
+        for spans in report.spans() {
+            let absolute = spans.absolute_keyword_location.clone().unwrap();
+            for span in [
+                &spans.keyword_location,
+                &absolute,
+                &spans.instance_location,
+                &spans.message,
+            ] {
+                assert_eq!(span.start, end);
+                end = span.end;
+                written.push_str(&report.text()[span.clone()]);
+            }
+        }
+        assert_eq!(written, report.text());
+        // A valid instance: an empty report.
+        let valid = validator
+            .report_limited(JsonRef::from(&json!({"z": 1})), 1_000)
+            .unwrap();
+        assert!(valid.is_empty() && valid.text().is_empty());
     }
 }
