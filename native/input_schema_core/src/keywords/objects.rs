@@ -366,8 +366,9 @@ impl Walk<'_> {
             if let Some(ann) = ann.as_deref_mut() {
                 ann.mark(i);
             }
-            let kp = kp.push(Seg::Name(name.as_bytes()));
-            let passed = self.node(*node, value, &kp, &ip.push(Seg::Name(&text)), None)?;
+            // The key is the name's bytes: text already.
+            let kp = kp.push(Seg::Text(name));
+            let passed = self.node(*node, value, &kp, &ip.push(Seg::Text(name)), None)?;
             if self.stops(passed, &mut valid) {
                 return Ok(false);
             }
@@ -403,8 +404,8 @@ impl Walk<'_> {
                 if let Some(ann) = ann.as_deref_mut() {
                     ann.mark(i);
                 }
-                let kp = kp.push(Seg::Name(source.as_bytes()));
-                let passed = self.node(*node, value, &kp, &ip.push(Seg::Name(&text)), None)?;
+                let kp = kp.push(Seg::Text(source));
+                let passed = self.node(*node, value, &kp, &ip.push(Seg::Text(name)), None)?;
                 if self.stops(passed, &mut valid) {
                     return Ok(false);
                 }
@@ -581,7 +582,7 @@ impl Walk<'_> {
             if !keys.has(present) {
                 continue;
             }
-            let kp = kp.push(Seg::Name(present.as_bytes()));
+            let kp = kp.push(Seg::Text(present));
             let passed = self.node(*node, instance, &kp, ip, ann.as_deref_mut())?;
             if self.stops(passed, &mut valid) {
                 return Ok(false);

@@ -23,10 +23,11 @@ use crate::value::{push_pointer_token, Value};
 pub(crate) type Step = Result<bool, Limit>;
 
 /// One step of a location: a keyword, a name from the schema or the
-/// instance, or an index.
+/// instance (as text, or as bytes not yet read as UTF-8), or an index.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Seg<'p> {
     Key(&'static str),
+    Text(&'p str),
     Name(&'p [u8]),
     Index(usize),
 }
@@ -101,6 +102,7 @@ impl<'p> Path<'p> {
                     out.push('/');
                     push_decimal(out, *i as u64);
                 }
+                Seg::Text(name) => push_pointer_token(out, name),
                 Seg::Name(bytes) => {
                     let name = match std::str::from_utf8(bytes) {
                         Ok(name) => Cow::Borrowed(name),
@@ -913,6 +915,7 @@ mod tests {
         assert_eq!(rendered(&[]), "");
         let step = |i: usize| match i % 3 {
             0 => (Seg::Key("properties"), "properties".to_string()),
+            1 if i % 2 == 0 => (Seg::Text("a/b~c"), "a~1b~0c".to_string()),
             1 => (Seg::Name(b"a/b~c"), "a~1b~0c".to_string()),
             _ => (Seg::Index(i), i.to_string()),
         };
