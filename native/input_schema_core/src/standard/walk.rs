@@ -861,6 +861,7 @@ pub(crate) struct At<'n> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::{Ann, Path, Seg};
     use crate::json::JsonRef;
@@ -915,7 +916,7 @@ mod tests {
         assert_eq!(rendered(&[]), "");
         let step = |i: usize| match i % 3 {
             0 => (Seg::Key("properties"), "properties".to_string()),
-            1 if i % 2 == 0 => (Seg::Text("a/b~c"), "a~1b~0c".to_string()),
+            1 if i.is_multiple_of(2) => (Seg::Text("a/b~c"), "a~1b~0c".to_string()),
             1 => (Seg::Name(b"a/b~c"), "a~1b~0c".to_string()),
             _ => (Seg::Index(i), i.to_string()),
         };
@@ -966,6 +967,13 @@ mod tests {
         ];
         assert_eq!(report.units(), expected);
         assert_eq!(validator.validate(JsonRef::from(&instance)).unwrap(), expected);
+        let budget = crate::budget::Budget::new(1_000);
+        assert_eq!(
+            validator
+                .validate_within(JsonRef::from(&instance), &budget)
+                .unwrap(),
+            expected
+        );
         // The buffer holds those texts, in turn, and nothing else.
         let mut written = String::new();
         let mut end = 0;
@@ -988,5 +996,33 @@ mod tests {
             .report_limited(JsonRef::from(&json!({"z": 1})), 1_000)
             .unwrap();
         assert!(valid.is_empty() && valid.text().is_empty());
+    }
+
+    #[test]
+    fn contains_reports_its_count_either_way() {
+        let failures = |schema: serde_json::Value, instance: serde_json::Value| {
+            let validator = Validator::compile(&schema, &Default::default()).unwrap();
+            let units = validator.validate(JsonRef::from(&instance)).unwrap();
+            units
+                .iter()
+                .map(|u| (u.keyword, u.keyword_location.clone(), u.message.clone()))
+                .collect::<Vec<_>>()
+        };
+        let counted = json!({"contains": {"type": "integer"}, "minContains": 2, "maxContains": 3});
+        let at = |message: &str| vec![("contains", "/contains".to_string(), message.to_string())];
+        assert_eq!(
+            failures(counted.clone(), json!([1, "a"])),
+            at("array contains fewer than 2 items valid against the schema of contains")
+        );
+        assert_eq!(
+            failures(counted.clone(), json!([1, 2, 3, 4])),
+            at("array contains more than 3 items valid against the schema of contains")
+        );
+        assert_eq!(failures(counted.clone(), json!([1, "a", 2])), vec![]);
+        assert_eq!(failures(counted, json!([1, 2, 3])), vec![]);
+        assert_eq!(
+            failures(json!({"contains": {"type": "integer"}}), json!(["a"])),
+            at("array contains no item valid against the schema of contains")
+        );
     }
 }
