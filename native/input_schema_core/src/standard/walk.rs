@@ -1025,4 +1025,74 @@ mod tests {
             at("array contains no item valid against the schema of contains")
         );
     }
+
+    /// Messages and bounds of the recording walk that only failures show:
+    /// `dependentRequired`, a union whose branches fail (one unit, the
+    /// union's own: what the branches' probes find is not recorded), a
+    /// valid instance of a schema that collects annotations to decide
+    /// (no first pass: the recording walk answers it, with no unit), and
+    /// the bound on units.
+    #[test]
+    fn the_recording_walk_reports_what_fails_and_no_more() {
+        let units = |schema: serde_json::Value, instance: serde_json::Value| {
+            let validator = Validator::compile(&schema, &Default::default()).unwrap();
+            validator.validate(JsonRef::from(&instance)).unwrap()
+        };
+        let brief = |units: Vec<OutputUnit>| {
+            units
+                .into_iter()
+                .map(|u| (u.keyword, u.keyword_location, u.instance_location, u.message))
+                .collect::<Vec<_>>()
+        };
+        let owned =
+            |k: &'static str, kl: &str, il: &str, m: &str| (k, kl.to_string(), il.to_string(), m.to_string());
+        assert_eq!(
+            brief(units(
+                json!({"dependentRequired": {"a": ["b", "c"]}}),
+                json!({"a": 1, "c": 2})
+            )),
+            vec![owned(
+                "dependentRequired",
+                "/dependentRequired",
+                "",
+                "property \"b\" is required when \"a\" is present"
+            )]
+        );
+        assert_eq!(
+            brief(units(json!({"dependentRequired": {"a": ["b"]}}), json!({"b": 1}))),
+            vec![]
+        );
+        assert_eq!(
+            brief(units(
+                json!({"anyOf": [{"type": "string"}, {"minimum": 5}]}),
+                json!(1)
+            )),
+            vec![owned(
+                "anyOf",
+                "/anyOf",
+                "",
+                "instance is not valid against any schema of anyOf"
+            )]
+        );
+        let unevaluated = json!({
+            "allOf": [{"properties": {"a": {"type": "string"}}}],
+            "unevaluatedProperties": false
+        });
+        assert_eq!(brief(units(unevaluated.clone(), json!({"a": "x"}))), vec![]);
+        assert_eq!(
+            brief(units(unevaluated, json!({"a": "x", "b": 1}))),
+            vec![owned(
+                "unevaluatedProperties",
+                "/unevaluatedProperties",
+                "/b",
+                "no value is allowed here (the schema is false)"
+            )]
+        );
+        // 100 failing items, 64 units: the first 64, in order.
+        let items = units(json!({"items": {"type": "string"}}), json!(vec![0; 100]));
+        assert_eq!(items.len(), 64);
+        for (i, unit) in items.iter().enumerate() {
+            assert_eq!(unit.instance_location, format!("/{i}"));
+        }
+    }
 }
