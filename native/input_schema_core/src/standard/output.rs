@@ -78,13 +78,15 @@ impl Report {
             .collect()
     }
 
-    /// The buffer, for the walk to write a failure's next text into: room
-    /// for a few failures' texts at the first.
-    pub(crate) fn buffer(&mut self) -> &mut String {
+    /// Appends what `write` writes to the buffer (with room for a few
+    /// failures' texts at the first) and answers where it lies.
+    pub(crate) fn write(&mut self, write: impl FnOnce(&mut String)) -> Range<usize> {
         if self.text.capacity() == 0 {
             self.text.reserve(512);
         }
-        &mut self.text
+        let start = self.text.len();
+        write(&mut self.text);
+        start..self.text.len()
     }
 
     /// Records a failure whose texts were written into the buffer.

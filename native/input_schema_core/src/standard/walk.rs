@@ -331,15 +331,13 @@ pub(crate) fn validate<'a, V: Value<'a>>(
     if !valid && walk.report.is_empty() {
         // Every failure reports itself; this is the backstop that keeps
         // an invalid verdict from reading as valid.
-        let text = walk.report.buffer();
-        let start = text.len();
-        text.push_str("instance is not valid");
-        let message = start..text.len();
+        let message = walk.report.write(|out| out.push_str("instance is not valid"));
+        let root = message.start..message.start;
         walk.report.push(UnitSpans {
             keyword: "schema",
-            keyword_location: start..start,
+            keyword_location: root.clone(),
             absolute_keyword_location: None,
-            instance_location: start..start,
+            instance_location: root,
             message,
         });
     }
@@ -751,27 +749,21 @@ impl<'w> Walk<'w> {
         message: impl FnOnce(Message<'_>) -> Message<'_>,
     ) -> Step {
         if self.collect && !self.full {
-            let text = self.report.buffer();
-            let start = text.len();
-            kp.render_into(text);
-            let keyword_location = start..text.len();
-            let absolute_keyword_location = if node.location.starts_with('#') {
-                None
-            } else {
-                let start = text.len();
-                text.push_str(&node.location);
-                if matches!(kp.seg, Some(Seg::Key(key)) if key == name) {
-                    text.push('/');
-                    text.push_str(name);
-                }
-                Some(start..text.len())
-            };
-            let start = text.len();
-            ip.render_into(text);
-            let instance_location = start..text.len();
-            let start = text.len();
-            message(Message::to(text));
-            let message = start..text.len();
+            let report = &mut self.report;
+            let keyword_location = report.write(|out| kp.render_into(out));
+            let absolute_keyword_location = (!node.location.starts_with('#')).then(|| {
+                report.write(|out| {
+                    out.push_str(&node.location);
+                    if matches!(kp.seg, Some(Seg::Key(key)) if key == name) {
+                        out.push('/');
+                        out.push_str(name);
+                    }
+                })
+            });
+            let instance_location = report.write(|out| ip.render_into(out));
+            let message = report.write(|out| {
+                message(Message::to(out));
+            });
             self.report.push(UnitSpans {
                 keyword: name,
                 keyword_location,
