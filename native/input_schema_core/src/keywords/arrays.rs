@@ -180,11 +180,25 @@ impl Walk<'_> {
         // One item: the plan could spare the recording walk one visit, or
         // cost it one; more: it spares a visit for each valid item.
         let guided = len > skip.saturating_add(1);
+        let recalled = if guided {
+            self.recalled(schema, instance)
+        } else {
+            None
+        };
+        let mut items = instance.list_items().enumerate().skip(skip);
+        // The items the first pass found valid, from the first on, are
+        // passed over with their units and nothing else.
+        if let Some(passed) = recalled.and_then(|recalled| recalled.passed_from(skip)) {
+            self.charge(passed as u64)?;
+            if let Some(last) = passed.checked_sub(1) {
+                items.nth(last);
+            }
+        }
         let mut valid = true;
-        for (i, item) in instance.list_items().enumerate().skip(skip) {
+        for (i, item) in items {
             self.charge(1)?;
             let ip = ip.push(Seg::Index(i));
-            if guided && self.passes_unrecorded(schema, instance, i, item, kp, &ip)? {
+            if guided && self.passes_unrecorded(schema, recalled, i, item, kp, &ip)? {
                 continue;
             }
             let passed = self.node(schema, item, kp, &ip, None)?;

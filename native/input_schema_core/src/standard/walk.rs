@@ -242,12 +242,29 @@ struct Failed {
     index: u32,
 }
 
-/// What the first pass found for an item (`Failures::item`).
+/// What the first pass found for one list against one schema at one
+/// depth (`Failures::list`): the items from `first` up to `failed` pass
+/// (when `passes` may be trusted: no dynamic scope), item `failed` fails.
+/// Looked up once for the list, not once per item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Found {
-    Passed,
-    Failed,
-    Unknown,
+pub(crate) struct Recalled {
+    first: usize,
+    failed: usize,
+    passes: bool,
+}
+
+impl Recalled {
+    /// Whether the first pass found item `index` valid.
+    #[inline]
+    fn passed(self, index: usize) -> bool {
+        self.passes && (self.first..self.failed).contains(&index)
+    }
+
+    /// How many items from `from` on the first pass found valid, when it
+    /// began at `from`.
+    pub fn passed_from(self, from: usize) -> Option<usize> {
+        (self.passes && self.first == from).then(|| self.failed.saturating_sub(from))
+    }
 }
 
 impl Failures {
@@ -274,27 +291,19 @@ impl Failures {
         self.noted += 1;
     }
 
-    /// What the first pass found for item `index` of `list` against
-    /// `schema` at `depth`.
-    fn item(&self, schema: NodeId, list: usize, depth: usize, index: usize) -> Found {
-        let (Ok(depth), Ok(index)) = (u32::try_from(depth), u32::try_from(index)) else {
-            return Found::Unknown;
-        };
+    /// What the first pass found for `list` against `schema` at `depth`:
+    /// its first entry for them (two entries for one list, schema and
+    /// depth say the same, but in a dynamic scope, where only the failing
+    /// item is taken from them).
+    fn list(&self, schema: NodeId, list: usize, depth: usize) -> Option<(usize, usize)> {
+        let depth = u32::try_from(depth).ok()?;
         let kept = self
             .seen
             .get(..self.noted.min(Failures::KEPT))
             .unwrap_or_default();
-        for failed in kept {
-            if failed.schema == schema && failed.list == list && failed.depth == depth {
-                if index == failed.index {
-                    return Found::Failed;
-                }
-                if (failed.first..failed.index).contains(&index) {
-                    return Found::Passed;
-                }
-            }
-        }
-        Found::Unknown
+        kept.iter()
+            .find(|failed| failed.schema == schema && failed.list == list && failed.depth == depth)
+            .map(|failed| (failed.first as usize, failed.index as usize))
     }
 }
 
@@ -789,20 +798,35 @@ impl<'w> Walk<'w> {
         !self.collect || self.full
     }
 
-    /// In the recording walk, whether `schema` holds for item `index` of
-    /// `list` by the walk that records nothing (the plans' fast path): a
+    /// In the recording walk, what `validate`'s first pass found for
+    /// `list` against `schema` here (`passes_unrecorded` reads it for each
+    /// item).
+    pub(crate) fn recalled<'a, V: Value<'a>>(&self, schema: NodeId, list: V) -> Option<Recalled> {
+        if !self.collect {
+            return None;
+        }
+        let (first, failed) = self.recall?.list(schema, list.identity(), self.depth)?;
+        Some(Recalled {
+            first,
+            failed,
+            passes: !self.v.dynamic,
+        })
+    }
+
+    /// In the recording walk, whether `schema` holds for item `index` of a
+    /// list by the walk that records nothing (the plans' fast path): a
     /// valid item records nothing, so the recording walk need not visit
-    /// it. The first pass's failures answer first: the items it passed
-    /// before the one that failed pass, and that one is walked without a
-    /// trial. Others are tried while `spare` lasts; an item found invalid
-    /// is charged to it and then walked again, recording. (In a list of
-    /// many items with a few failing, most are valid.) `false`: not known
-    /// valid.
+    /// it. The first pass's failures (`recalled`, for this list) answer
+    /// first: the items it passed before the one that failed pass, and
+    /// that one is walked without a trial. Others are tried while `spare`
+    /// lasts; an item found invalid is charged to it and then walked
+    /// again, recording. (In a list of many items with a few failing, most
+    /// are valid.) `false`: not known valid.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn passes_unrecorded<'a, V: Value<'a>>(
         &mut self,
         schema: NodeId,
-        list: V,
+        recalled: Option<Recalled>,
         index: usize,
         item: V,
         kp: &Path<'_>,
@@ -811,11 +835,12 @@ impl<'w> Walk<'w> {
         if !self.collect {
             return Ok(false);
         }
-        if let Some(failures) = self.recall {
-            match failures.item(schema, list.identity(), self.depth, index) {
-                Found::Passed if !self.v.dynamic => return Ok(true),
-                Found::Failed => return Ok(false),
-                Found::Passed | Found::Unknown => {}
+        if let Some(recalled) = recalled {
+            if recalled.passed(index) {
+                return Ok(true);
+            }
+            if index == recalled.failed {
+                return Ok(false);
             }
         }
         if self.spare == 0 {
