@@ -23,7 +23,7 @@ use crate::schema::{
     Step as GatewayStep,
 };
 use crate::standard::compiler::{At, Compiler};
-use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
+use crate::standard::walk::{Ann, At as Checked, Matcher, Path, Seg, Step, Walk};
 use crate::standard::Limit;
 use crate::validate::{self as gateway_walk, Check, Failure, Mode as GatewayMode, Segment as GatewaySegment};
 use crate::value::{Kind, Number, Shape, Text, Value};
@@ -352,6 +352,7 @@ impl Walk<'_> {
             return step;
         }
         let mut valid = true;
+        let mut matched = Ann::default();
         for (i, (key, value)) in instance.map_entries().enumerate() {
             self.charge(1)?;
             let Some(text) = key_text(key) else {
@@ -363,16 +364,19 @@ impl Walk<'_> {
             let Some((name, node)) = properties.get(found) else {
                 continue;
             };
+            matched.mark(i);
             if let Some(ann) = ann.as_deref_mut() {
                 ann.mark(i);
             }
             // The key is the name's bytes: text already.
             let kp = kp.push(Seg::Text(name));
-            let passed = self.node(*node, value, &kp, &ip.push(Seg::Text(name)), None)?;
+            let passed = self.property(*node, value, &kp, &ip.push(Seg::Text(name)))?;
             if self.stops(passed, &mut valid) {
                 return Ok(false);
             }
         }
+        self.matched
+            .note(at.node, instance.identity(), Matcher::Properties, matched);
         Ok(valid)
     }
 
@@ -389,6 +393,7 @@ impl Walk<'_> {
             return step;
         }
         let mut valid = true;
+        let mut matched = Ann::default();
         for (i, (key, value)) in instance.map_entries().enumerate() {
             let Some(text) = key_text(key) else {
                 return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
@@ -401,16 +406,19 @@ impl Walk<'_> {
                 if !pattern.search(name).map_err(|_| Limit::Work)? {
                     continue;
                 }
+                matched.mark(i);
                 if let Some(ann) = ann.as_deref_mut() {
                     ann.mark(i);
                 }
                 let kp = kp.push(Seg::Text(source));
-                let passed = self.node(*node, value, &kp, &ip.push(Seg::Text(name)), None)?;
+                let passed = self.property(*node, value, &kp, &ip.push(Seg::Text(name)))?;
                 if self.stops(passed, &mut valid) {
                     return Ok(false);
                 }
             }
         }
+        self.matched
+            .note(at.node, instance.identity(), Matcher::Patterns, matched);
         Ok(valid)
     }
 
@@ -428,6 +436,18 @@ impl Walk<'_> {
     ) -> Step {
         if let Some(step) = self.object_guard(at, instance, kp, ip) {
             return step;
+        }
+        // The keys this node's `properties` and `patternProperties` matched
+        // on this object, when they read every key: the others are the
+        // additional ones, and each was read as text already.
+        let noted = self.matched.take(
+            at.node,
+            instance.identity(),
+            !names.is_empty(),
+            !patterns.is_empty(),
+        );
+        if let Some(matched) = noted {
+            return self.check_additional_noted(at, schema, &matched, instance, kp, ip, ann);
         }
         let mut valid = true;
         for (key, value) in instance.map_entries() {
@@ -460,6 +480,44 @@ impl Walk<'_> {
             }
         }
         // Every property is evaluated by one of the three keywords.
+        if let Some(ann) = ann {
+            ann.mark_all();
+        }
+        Ok(valid)
+    }
+
+    /// `additionalProperties` over the keys that `matched` does not hold.
+    #[allow(clippy::too_many_arguments)]
+    fn check_additional_noted<'a, V: Value<'a>>(
+        &mut self,
+        at: &Checked<'_>,
+        schema: NodeId,
+        matched: &Ann,
+        instance: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        ann: Option<&mut Ann>,
+    ) -> Step {
+        // The keys after the last one not matched need no visit.
+        let unmatched = (0..instance.map_len()).rev().find(|&i| !matched.has(i));
+        let mut valid = true;
+        for (i, (key, value)) in instance
+            .map_entries()
+            .enumerate()
+            .take(unmatched.map_or(0, |last| last + 1))
+        {
+            self.charge(1)?;
+            if matched.has(i) {
+                continue;
+            }
+            let Some(text) = key_text(key) else {
+                return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
+            };
+            let passed = self.node(schema, value, kp, &ip.push(Seg::Name(&text)), None)?;
+            if self.stops(passed, &mut valid) {
+                return Ok(false);
+            }
+        }
         if let Some(ann) = ann {
             ann.mark_all();
         }

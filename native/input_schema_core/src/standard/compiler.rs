@@ -533,13 +533,15 @@ impl<'s> Compiler<'s> {
                 entries.append(&mut self.extra);
             }
         }
-        // `unevaluated*` read what every other keyword of the schema
-        // evaluated, so they come last; the rest keep the document's order.
-        entries.sort_by_key(|e| {
-            matches!(
-                e.keyword,
-                Keyword::UnevaluatedProperties(_) | Keyword::UnevaluatedItems(_)
-            )
+        // `additionalProperties` applies to the keys that `properties` and
+        // `patternProperties` did not match, so it comes after them (and
+        // reads their matches: `walk::Matched`); `unevaluated*` read what
+        // every other keyword of the schema evaluated, so they come last.
+        // The rest keep the document's order.
+        entries.sort_by_key(|e| match e.keyword {
+            Keyword::AdditionalProperties { .. } => 1,
+            Keyword::UnevaluatedProperties(_) | Keyword::UnevaluatedItems(_) => 2,
+            _ => 0,
         });
         if entries.iter().any(|e| {
             matches!(

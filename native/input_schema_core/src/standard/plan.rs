@@ -664,7 +664,7 @@ pub(crate) fn fold_unevaluated(nodes: &mut [Node]) -> bool {
 }
 
 /// The `type` bits of node `id` when it holds `type` and nothing else.
-fn type_alone(nodes: &[Node], id: NodeId) -> Option<u8> {
+pub(crate) fn type_alone(nodes: &[Node], id: NodeId) -> Option<u8> {
     match &nodes.get(id as usize)?.body {
         Body::Keywords(entries, _) => match &entries[..] {
             [Entry {
@@ -1110,11 +1110,13 @@ mod tests {
             (json!({"cé": 1}), vec![("/patternProperties/é$/type", "/cé")]),
             (json!({"aé": 1}), vec![("/patternProperties/é$/type", "/aé")]),
             (json!({"b": 1}), vec![("/additionalProperties", "/b")]),
+            // `additionalProperties` after `patternProperties`, whatever
+            // their order in the schema.
             (
                 json!({"ab": "x", "": 1}),
                 vec![
-                    ("/additionalProperties", "/"),
                     ("/patternProperties/^a/type", "/ab"),
+                    ("/additionalProperties", "/"),
                 ],
             ),
         ];

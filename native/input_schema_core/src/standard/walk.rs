@@ -206,6 +206,63 @@ pub(crate) struct Walk<'w> {
     /// The recording walk: the first pass's failures, whose items it walks
     /// without trying them first.
     recall: Option<&'w Failures>,
+    /// The keys of one object that its node's `properties` and
+    /// `patternProperties` matched (`Matched`).
+    pub matched: Matched,
+}
+
+/// The keys of one object (by their position in the map) that one node's
+/// `properties` or `patternProperties` matched, noted when a keyword has
+/// read every key, so that the node's `additionalProperties` reads the
+/// answer instead of matching each key again. Both keywords match by the
+/// keys and the schema alone, so a note for the same node and object is
+/// right whenever it was made (an evaluation of another node or object in
+/// between replaces it, and is told apart by them).
+#[derive(Debug, Default)]
+pub(crate) struct Matched {
+    node: usize,
+    object: usize,
+    properties: bool,
+    patterns: bool,
+    keys: Ann,
+}
+
+/// Which keyword's matches a `Matched` note holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Matcher {
+    Properties,
+    Patterns,
+}
+
+impl Matched {
+    /// Adds the keys `matcher` matched on `object` for `node`.
+    pub fn note(&mut self, node: &Node, object: usize, matcher: Matcher, keys: Ann) {
+        let node = std::ptr::from_ref(node) as usize;
+        if self.node != node || self.object != object {
+            *self = Matched {
+                node,
+                object,
+                ..Matched::default()
+            };
+        }
+        match matcher {
+            Matcher::Properties => self.properties = true,
+            Matcher::Patterns => self.patterns = true,
+        }
+        self.keys.merge(keys);
+    }
+
+    /// The keys matched on `object` for `node` by its `properties` (when
+    /// `properties`) and its `patternProperties` (when `patterns`), when
+    /// both were noted; the note is taken.
+    pub fn take(&mut self, node: &Node, object: usize, properties: bool, patterns: bool) -> Option<Ann> {
+        let node = std::ptr::from_ref(node) as usize;
+        let noted = self.node == node
+            && self.object == object
+            && (self.properties || !properties)
+            && (self.patterns || !patterns);
+        noted.then(|| std::mem::take(self).keys)
+    }
 }
 
 /// Where `items` failed in `validate`'s first pass, one entry per list on
@@ -366,6 +423,7 @@ impl<'w> Walk<'w> {
             spare: 0,
             remember: None,
             recall: None,
+            matched: Matched::default(),
         }
     }
 
@@ -402,6 +460,28 @@ impl<'w> Walk<'w> {
             return Err(Limit::Depth);
         };
         self.entered(node, instance, kp, ip, ann)
+    }
+
+    /// A property's subschema `id` for its `value` (`properties`,
+    /// `patternProperties`): `node`; in the recording walk, a subschema
+    /// of `type` alone is checked by its plan's check first (`type_leaf`,
+    /// as a plan visits it), and only a value of another type is walked.
+    #[inline]
+    pub(crate) fn property<'a, V: Value<'a>>(
+        &mut self,
+        id: NodeId,
+        value: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        if self.collect {
+            if let Some(types) = super::plan::type_alone(&self.v.nodes, id) {
+                if self.type_leaf(types, value)? {
+                    return Ok(true);
+                }
+            }
+        }
+        self.node(id, value, kp, ip, None)
     }
 
     /// `node`, as deep as `lift` nested evaluations further: a property
@@ -1112,5 +1192,94 @@ mod tests {
         for (i, unit) in items.iter().enumerate() {
             assert_eq!(unit.instance_location, format!("/{i}"));
         }
+    }
+
+    /// `additionalProperties` runs after the other keywords of its schema
+    /// (but `unevaluated*`) and reads the keys its siblings matched on the
+    /// same object: never a note for another object (a nested one, against
+    /// the same schema) or another schema.
+    #[test]
+    fn additional_properties_follows_and_reads_its_siblings_matches() {
+        let places = |schema: serde_json::Value, instance: serde_json::Value| {
+            let validator = Validator::compile(&schema, &Default::default()).unwrap();
+            let at = JsonRef::from(&instance);
+            let units = validator.validate(at).unwrap();
+            assert_eq!(validator.is_valid(at), Ok(units.is_empty()), "{instance}");
+            units
+                .into_iter()
+                .map(|u| (u.keyword_location, u.instance_location))
+                .collect::<Vec<_>>()
+        };
+        let owned = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(k, i)| (k.to_string(), i.to_string()))
+                .collect::<Vec<_>>()
+        };
+        // After `required` and `type`, whose names sort after it.
+        assert_eq!(
+            places(
+                json!({"additionalProperties": false, "required": ["z"], "properties": {"a": {"type": "string"}}}),
+                json!({"a": 1, "b": 2})
+            ),
+            owned(&[
+                ("/properties/a/type", "/a"),
+                ("/required", ""),
+                ("/additionalProperties", "/b"),
+            ])
+        );
+        // A key named by `properties`, one matched by a pattern, one by
+        // both, one by neither.
+        let both = json!({
+            "properties": {"a": {}, "xb": {}},
+            "patternProperties": {"^x": {}},
+            "additionalProperties": {"type": "string"}
+        });
+        assert_eq!(
+            places(both.clone(), json!({"a": 1, "xa": 2, "xb": 3, "c": 4, "d": "ok"})),
+            owned(&[("/additionalProperties/type", "/c")])
+        );
+        assert_eq!(places(both, json!({"a": 1, "xa": 2})), owned(&[]));
+        // The same schema on nested objects: each object's own keys.
+        let nested = json!({
+            "patternProperties": {"^n": {"$ref": "#"}},
+            "properties": {"p": {"$ref": "#"}},
+            "additionalProperties": false
+        });
+        assert_eq!(
+            places(
+                nested.clone(),
+                json!({"n1": {"n2": {"x": 1}, "p": {}, "y": 2}, "p": {"z": 3}, "w": 4})
+            ),
+            owned(&[
+                (
+                    "/patternProperties/^n/$ref/patternProperties/^n/$ref/additionalProperties",
+                    "/n1/n2/x"
+                ),
+                ("/patternProperties/^n/$ref/additionalProperties", "/n1/y"),
+                ("/properties/p/$ref/additionalProperties", "/p/z"),
+                ("/additionalProperties", "/w"),
+            ])
+        );
+        assert_eq!(
+            places(nested, json!({"n": {"p": {"n": {}}}, "p": {}})),
+            owned(&[])
+        );
+        // Two schemas on one object (an `allOf` branch and its parent):
+        // each reads its own siblings' matches.
+        assert_eq!(
+            places(
+                json!({
+                    "allOf": [{"properties": {"a": {}}, "additionalProperties": false}],
+                    "patternProperties": {"^b": {}},
+                    "additionalProperties": false
+                }),
+                json!({"a": 1, "b": 2})
+            ),
+            owned(&[
+                ("/allOf/0/additionalProperties", "/b"),
+                ("/additionalProperties", "/a"),
+            ])
+        );
     }
 }
