@@ -1282,4 +1282,113 @@ mod tests {
             ])
         );
     }
+
+    /// The first pass's note of a failing item is read for its own list
+    /// against its own schema only: another list under the same schema,
+    /// or another schema over the same list, is walked for its own
+    /// failures; and in a dynamic scope, where one list against one
+    /// schema may be met in two scopes, the items a note passed are tried
+    /// again.
+    #[test]
+    fn a_failing_item_noted_by_the_first_pass_speaks_for_its_list_alone() {
+        let places = |schema: serde_json::Value, instance: serde_json::Value| {
+            let validator = Validator::compile(&schema, &Default::default()).unwrap();
+            validator
+                .validate(JsonRef::from(&instance))
+                .unwrap()
+                .into_iter()
+                .map(|u| (u.keyword_location, u.instance_location))
+                .collect::<Vec<_>>()
+        };
+        let owned = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(k, i)| (k.to_string(), i.to_string()))
+                .collect::<Vec<_>>()
+        };
+        // Two lists under one `items` schema.
+        assert_eq!(
+            places(
+                json!({
+                    "$defs": {"ints": {"items": {"type": "integer"}}},
+                    "properties": {"a": {"$ref": "#/$defs/ints"}, "b": {"$ref": "#/$defs/ints"}}
+                }),
+                json!({"a": [1, 2, "x"], "b": [1, "y", 3]})
+            ),
+            owned(&[
+                ("/properties/a/$ref/items/type", "/a/2"),
+                ("/properties/b/$ref/items/type", "/b/1"),
+            ])
+        );
+        // Two `items` schemas over one list.
+        assert_eq!(
+            places(
+                json!({"allOf": [{"items": {"type": "integer"}}, {"items": {"maximum": 5}}]}),
+                json!([1, 7, "x"])
+            ),
+            owned(&[("/allOf/0/items/type", "/2"), ("/allOf/1/items/maximum", "/1")])
+        );
+        // One list against one schema in two dynamic scopes: integers in
+        // the first, strings in the second.
+        let scoped = json!({
+            "$id": "https://example.com/root",
+            "allOf": [{"$ref": "a"}, {"$ref": "b"}],
+            "$defs": {
+                "a": {
+                    "$id": "a",
+                    "$defs": {"elem": {"$dynamicAnchor": "elem", "type": "integer"}},
+                    "$ref": "list"
+                },
+                "b": {
+                    "$id": "b",
+                    "$defs": {"elem": {"$dynamicAnchor": "elem", "type": "string"}},
+                    "$ref": "list"
+                },
+                "list": {
+                    "$id": "list",
+                    "$defs": {"elem": {"$dynamicAnchor": "elem"}},
+                    "items": {"$dynamicRef": "#elem"}
+                }
+            }
+        });
+        assert_eq!(
+            places(scoped, json!([1, "s"])),
+            owned(&[
+                ("/allOf/0/$ref/$ref/items/$dynamicRef/type", "/1"),
+                ("/allOf/1/$ref/$ref/items/$dynamicRef/type", "/0"),
+            ])
+        );
+    }
+
+    /// `unevaluatedProperties` reads what `additionalProperties` evaluated,
+    /// and an `additionalProperties` reads no note its own schema's
+    /// `properties` and `patternProperties` did not make (here, an
+    /// `allOf` branch's, on the same object).
+    #[test]
+    fn additional_properties_reads_its_own_schemas_matches_and_is_read() {
+        let places = |schema: serde_json::Value, instance: serde_json::Value| {
+            let validator = Validator::compile(&schema, &Default::default()).unwrap();
+            validator
+                .validate(JsonRef::from(&instance))
+                .unwrap()
+                .into_iter()
+                .map(|u| (u.keyword_location, u.instance_location))
+                .collect::<Vec<_>>()
+        };
+        let both = json!({"additionalProperties": {"type": "integer"}, "unevaluatedProperties": false});
+        assert_eq!(places(both, json!({"x": 1})), vec![]);
+        assert_eq!(
+            places(
+                json!({
+                    "allOf": [{"properties": {"b": {"type": "string"}}}],
+                    "additionalProperties": false
+                }),
+                json!({"b": 1})
+            ),
+            vec![
+                ("/allOf/0/properties/b/type".to_string(), "/b".to_string()),
+                ("/additionalProperties".to_string(), "/b".to_string()),
+            ]
+        );
+    }
 }
