@@ -13,6 +13,7 @@
 )]
 
 use std::cell::Cell;
+use std::sync::{Mutex, MutexGuard};
 
 use input_schema_core::budget::Budget;
 use input_schema_core::json::JsonRef;
@@ -20,6 +21,19 @@ use input_schema_core::pattern::Pattern;
 use input_schema_core::standard::{CompileError, Limit, Options, Validator, COMPILE_BUDGET};
 use input_schema_core::value::{AtomId, Shape, Value as Read};
 use serde_json::{json, Map, Value};
+
+/// The tests of this file run one at a time. A look-up in the shared
+/// pattern cache from a normal scheduler does not wait for the cache's lock
+/// (`Pattern::find_shared`): another test compiling a pattern (its own, or a
+/// metaschema's) at that moment would make a look-up here miss, and an
+/// inline compile build a pattern these tests count as found.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn alone() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 fn compiled(schema: &Value) -> Validator {
     Validator::compile(schema, &Options::default()).unwrap()
@@ -39,6 +53,7 @@ fn fits(v: &Validator, instance: &Value, units: u64) -> bool {
 /// units each).
 #[test]
 fn a_long_string_is_charged_for_its_text_and_for_its_length() {
+    let _alone = alone();
     let v = compiled(&json!({"maxLength": 10_000_000}));
     let text = json!("a".repeat(1_600_000));
     assert!(!fits(&v, &text, 150_000));
@@ -49,6 +64,7 @@ fn a_long_string_is_charged_for_its_text_and_for_its_length() {
 /// (100,000 items: 425,000), beside a unit or so per item.
 #[test]
 fn unique_items_is_charged_for_its_sort() {
+    let _alone = alone();
     let v = compiled(&json!({"uniqueItems": true}));
     let items = Value::Array((0..100_000).map(|i| json!(i)).collect());
     assert!(!fits(&v, &items, 400_000));
@@ -61,6 +77,7 @@ fn unique_items_is_charged_for_its_sort() {
 /// keyword-by-keyword walk decides, as it does for `validate/3`.)
 #[test]
 fn pattern_properties_are_charged_per_key_and_pattern() {
+    let _alone = alone();
     let patterns: Map<String, Value> = (0..10).map(|i| (format!("^z{i}"), json!(true))).collect();
     for schema in [
         json!({"patternProperties": patterns}),
@@ -83,6 +100,7 @@ fn pattern_properties_are_charged_per_key_and_pattern() {
 /// only the keyword's own units.
 #[test]
 fn multiple_of_is_charged_for_its_decimal_arithmetic() {
+    let _alone = alone();
     let items = |value: Value| Value::Array(vec![value; 100]);
     let v = compiled(&json!({"items": {"multipleOf": 0.01}}));
     // 100 items: each its node, its keyword and 16 + (0 + 17) / 12 = 17.
@@ -108,6 +126,7 @@ fn inline_spent(schema: &Value, units: u64) -> Result<u64, CompileError> {
 /// budget, and a source 32 bytes longer costs 2 units more.
 #[test]
 fn an_inline_compile_charges_a_built_pattern_its_look_up() {
+    let _alone = alone();
     let short = "^inline_look_up_[a-z]{1,100}$";
     let long = format!("^inline_look_up_{}[a-z]{{1,100}}$", "x".repeat(32));
     let schema = |source: &str| json!({"type": "string", "pattern": source});
@@ -135,6 +154,7 @@ fn an_inline_compile_charges_a_built_pattern_its_look_up() {
 /// look-ups.
 #[test]
 fn an_inline_compile_keeps_the_verdict_of_the_builds_it_was_spared() {
+    let _alone = alone();
     let sources: Vec<String> = (0..60).map(|i| format!("[a-z]{{1,1000}}spared_{i}")).collect();
     let mut builds = 0;
     for source in &sources {
@@ -252,6 +272,7 @@ impl<'a> Read<'a> for Counted<'a> {
 /// the gateway's walk, whose charge is unchanged.
 #[test]
 fn unique_items_stops_writing_a_huge_element_at_the_budget() {
+    let _alone = alone();
     let huge = Value::Array((0..1_000_000).map(|i| json!(i)).collect());
     let instance = Value::Array(vec![huge, json!(1)]);
     let reads = Cell::new(0);
@@ -291,6 +312,7 @@ fn unique_items_stops_writing_a_huge_element_at_the_budget() {
 /// about 8,400 more.
 #[test]
 fn a_deep_subschema_is_charged_for_its_pointer() {
+    let _alone = alone();
     let nested = |width: usize| {
         let mut schema = json!({});
         for level in 0..60 {

@@ -1375,8 +1375,19 @@ mod tests {
                 .map(|u| (u.keyword_location, u.instance_location))
                 .collect::<Vec<_>>()
         };
-        let both = json!({"additionalProperties": {"type": "integer"}, "unevaluatedProperties": false});
-        assert_eq!(places(both, json!({"x": 1})), vec![]);
+        let both = json!({
+            "additionalProperties": {"type": "integer"},
+            "unevaluatedProperties": false,
+            "minProperties": 2
+        });
+        assert_eq!(places(both.clone(), json!({"x": 1, "y": 2})), vec![]);
+        // Walked keyword by keyword (`minProperties` fails): `x` was
+        // evaluated by `additionalProperties` before `unevaluatedProperties`
+        // looked.
+        assert_eq!(
+            places(both, json!({"x": 1})),
+            vec![("/minProperties".to_string(), String::new())]
+        );
         assert_eq!(
             places(
                 json!({
@@ -1387,6 +1398,23 @@ mod tests {
             ),
             vec![
                 ("/allOf/0/properties/b/type".to_string(), "/b".to_string()),
+                ("/additionalProperties".to_string(), "/b".to_string()),
+            ]
+        );
+        // A `then` on the same object (evaluated in `if`'s place, before
+        // the schema's own `properties`): its matches are not the schema's.
+        assert_eq!(
+            places(
+                json!({
+                    "if": true,
+                    "then": {"properties": {"b": {"type": "string"}}},
+                    "properties": {"a": {}},
+                    "additionalProperties": false
+                }),
+                json!({"a": 1, "b": 2})
+            ),
+            vec![
+                ("/then/properties/b/type".to_string(), "/b".to_string()),
                 ("/additionalProperties".to_string(), "/b".to_string()),
             ]
         );
