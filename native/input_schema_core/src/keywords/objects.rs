@@ -447,7 +447,11 @@ impl Walk<'_> {
             !patterns.is_empty(),
         );
         if let Some(matched) = noted {
-            return self.check_additional_noted(at, schema, &matched, instance, kp, ip, ann);
+            let valid = self.check_unmarked_keys(at, schema, &matched, instance, kp, ip)?;
+            if let Some(ann) = ann {
+                ann.mark_all();
+            }
+            return Ok(valid);
         }
         let mut valid = true;
         for (key, value) in instance.map_entries() {
@@ -486,30 +490,33 @@ impl Walk<'_> {
         Ok(valid)
     }
 
-    /// `additionalProperties` over the keys that `matched` does not hold.
-    #[allow(clippy::too_many_arguments)]
-    fn check_additional_noted<'a, V: Value<'a>>(
+    /// `schema` over the keys of an object instance that `marked` does not
+    /// hold: `additionalProperties` past the keys its siblings matched,
+    /// `unevaluatedProperties` past the evaluated ones. The keys after the
+    /// last one not marked are not read, but every key is charged its unit,
+    /// as when each was read: the search for that last key is paid for.
+    pub(crate) fn check_unmarked_keys<'a, V: Value<'a>>(
         &mut self,
         at: &Checked<'_>,
         schema: NodeId,
-        matched: &Ann,
+        marked: &Ann,
         instance: V,
         kp: &Path<'_>,
         ip: &Path<'_>,
-        ann: Option<&mut Ann>,
     ) -> Step {
-        // The keys after the last one not matched need no visit.
-        let unmatched = (0..instance.map_len()).rev().find(|&i| !matched.has(i));
+        let len = instance.map_len();
+        let Some(last) = (0..len).rev().find(|&i| !marked.has(i)) else {
+            self.charge(len as u64)?;
+            return Ok(true);
+        };
+        self.charge((len - last - 1) as u64)?;
         let mut valid = true;
-        for (i, (key, value)) in instance
-            .map_entries()
-            .enumerate()
-            .take(unmatched.map_or(0, |last| last + 1))
-        {
+        for (i, (key, value)) in instance.map_entries().enumerate().take(last + 1) {
             self.charge(1)?;
-            if matched.has(i) {
+            if marked.has(i) {
                 continue;
             }
+            // An atom key by its name, as the other object keywords read it.
             let Some(text) = key_text(key) else {
                 return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
             };
@@ -517,9 +524,6 @@ impl Walk<'_> {
             if self.stops(passed, &mut valid) {
                 return Ok(false);
             }
-        }
-        if let Some(ann) = ann {
-            ann.mark_all();
         }
         Ok(valid)
     }

@@ -5,7 +5,6 @@
 //! have one of these keywords; a walk that records nothing, only when one
 //! of them is not folded into its node's plan (`plan::fold_unevaluated`).
 
-use super::objects::key_text;
 use super::NodeId;
 use crate::standard::walk::{Ann, At as Checked, Path, Seg, Step, Walk};
 use crate::value::{Kind, Value};
@@ -26,22 +25,9 @@ impl Walk<'_> {
         if instance.is_struct() {
             return self.fail(at, kp, ip, |m| m.then("instance is a struct, not a JSON object"));
         }
-        let seen = ann.as_deref().cloned().unwrap_or_default();
-        let mut valid = true;
-        for (i, (key, value)) in instance.map_entries().enumerate() {
-            self.charge(1)?;
-            if seen.has(i) {
-                continue;
-            }
-            // An atom key by its name, as the other object keywords read it.
-            let Some(text) = key_text(key) else {
-                return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
-            };
-            let passed = self.node(schema, value, kp, &ip.push(Seg::Name(&text)), None)?;
-            if self.stops(passed, &mut valid) {
-                return Ok(false);
-            }
-        }
+        let none = Ann::default();
+        let seen = ann.as_deref().unwrap_or(&none);
+        let valid = self.check_unmarked_keys(at, schema, seen, instance, kp, ip)?;
         if let Some(ann) = ann {
             ann.mark_all();
         }

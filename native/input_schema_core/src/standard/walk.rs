@@ -1194,28 +1194,32 @@ mod tests {
         }
     }
 
+    /// The failures of `instance` against `schema`, as (keyword location,
+    /// instance location); `is_valid` agrees on whether there are any.
+    fn places(schema: serde_json::Value, instance: serde_json::Value) -> Vec<(String, String)> {
+        let validator = Validator::compile(&schema, &Default::default()).unwrap();
+        let at = JsonRef::from(&instance);
+        let units = validator.validate(at).unwrap();
+        assert_eq!(validator.is_valid(at), Ok(units.is_empty()), "{instance}");
+        units
+            .into_iter()
+            .map(|u| (u.keyword_location, u.instance_location))
+            .collect()
+    }
+
+    fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, i)| (k.to_string(), i.to_string()))
+            .collect()
+    }
+
     /// `additionalProperties` runs after the other keywords of its schema
     /// (but `unevaluated*`) and reads the keys its siblings matched on the
     /// same object: never a note for another object (a nested one, against
     /// the same schema) or another schema.
     #[test]
     fn additional_properties_follows_and_reads_its_siblings_matches() {
-        let places = |schema: serde_json::Value, instance: serde_json::Value| {
-            let validator = Validator::compile(&schema, &Default::default()).unwrap();
-            let at = JsonRef::from(&instance);
-            let units = validator.validate(at).unwrap();
-            assert_eq!(validator.is_valid(at), Ok(units.is_empty()), "{instance}");
-            units
-                .into_iter()
-                .map(|u| (u.keyword_location, u.instance_location))
-                .collect::<Vec<_>>()
-        };
-        let owned = |pairs: &[(&str, &str)]| {
-            pairs
-                .iter()
-                .map(|(k, i)| (k.to_string(), i.to_string()))
-                .collect::<Vec<_>>()
-        };
         // After `required` and `type`, whose names sort after it.
         assert_eq!(
             places(
@@ -1291,21 +1295,6 @@ mod tests {
     /// again.
     #[test]
     fn a_failing_item_noted_by_the_first_pass_speaks_for_its_list_alone() {
-        let places = |schema: serde_json::Value, instance: serde_json::Value| {
-            let validator = Validator::compile(&schema, &Default::default()).unwrap();
-            validator
-                .validate(JsonRef::from(&instance))
-                .unwrap()
-                .into_iter()
-                .map(|u| (u.keyword_location, u.instance_location))
-                .collect::<Vec<_>>()
-        };
-        let owned = |pairs: &[(&str, &str)]| {
-            pairs
-                .iter()
-                .map(|(k, i)| (k.to_string(), i.to_string()))
-                .collect::<Vec<_>>()
-        };
         // Two lists under one `items` schema.
         assert_eq!(
             places(
@@ -1366,15 +1355,6 @@ mod tests {
     /// `allOf` branch's, on the same object).
     #[test]
     fn additional_properties_reads_its_own_schemas_matches_and_is_read() {
-        let places = |schema: serde_json::Value, instance: serde_json::Value| {
-            let validator = Validator::compile(&schema, &Default::default()).unwrap();
-            validator
-                .validate(JsonRef::from(&instance))
-                .unwrap()
-                .into_iter()
-                .map(|u| (u.keyword_location, u.instance_location))
-                .collect::<Vec<_>>()
-        };
         let both = json!({
             "additionalProperties": {"type": "integer"},
             "unevaluatedProperties": false,
@@ -1384,10 +1364,7 @@ mod tests {
         // Walked keyword by keyword (`minProperties` fails): `x` was
         // evaluated by `additionalProperties` before `unevaluatedProperties`
         // looked.
-        assert_eq!(
-            places(both, json!({"x": 1})),
-            vec![("/minProperties".to_string(), String::new())]
-        );
+        assert_eq!(places(both, json!({"x": 1})), owned(&[("/minProperties", "")]));
         assert_eq!(
             places(
                 json!({
@@ -1396,10 +1373,10 @@ mod tests {
                 }),
                 json!({"b": 1})
             ),
-            vec![
-                ("/allOf/0/properties/b/type".to_string(), "/b".to_string()),
-                ("/additionalProperties".to_string(), "/b".to_string()),
-            ]
+            owned(&[
+                ("/allOf/0/properties/b/type", "/b"),
+                ("/additionalProperties", "/b"),
+            ])
         );
         // A `then` on the same object (evaluated in `if`'s place, before
         // the schema's own `properties`): its matches are not the schema's.
@@ -1413,10 +1390,7 @@ mod tests {
                 }),
                 json!({"a": 1, "b": 2})
             ),
-            vec![
-                ("/then/properties/b/type".to_string(), "/b".to_string()),
-                ("/additionalProperties".to_string(), "/b".to_string()),
-            ]
+            owned(&[("/then/properties/b/type", "/b"), ("/additionalProperties", "/b"),])
         );
     }
 }
