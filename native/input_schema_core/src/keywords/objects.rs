@@ -282,6 +282,18 @@ fn object<'a, V: Value<'a>>(instance: V) -> Object {
     Object::Readable
 }
 
+/// Whether `node` has an `additionalProperties` to read the keys its
+/// `properties` and `patternProperties` match (`walk::Matched`): without
+/// one, they note nothing.
+fn reads_matches(node: &crate::keywords::Node) -> bool {
+    match &node.body {
+        crate::keywords::Body::Keywords(entries, _) => entries
+            .iter()
+            .any(|entry| matches!(entry.keyword, Keyword::AdditionalProperties { .. })),
+        _ => false,
+    }
+}
+
 impl Walk<'_> {
     /// Reads the keys of an object instance, sorted; a key that is not text
     /// makes it unreadable.
@@ -352,6 +364,7 @@ impl Walk<'_> {
             return step;
         }
         let mut valid = true;
+        let noting = reads_matches(at.node);
         let mut matched = Ann::default();
         for (i, (key, value)) in instance.map_entries().enumerate() {
             self.charge(1)?;
@@ -364,7 +377,9 @@ impl Walk<'_> {
             let Some((name, node)) = properties.get(found) else {
                 continue;
             };
-            matched.mark(i);
+            if noting {
+                matched.mark(i);
+            }
             if let Some(ann) = ann.as_deref_mut() {
                 ann.mark(i);
             }
@@ -375,8 +390,10 @@ impl Walk<'_> {
                 return Ok(false);
             }
         }
-        self.matched
-            .note(at.node, instance.identity(), Matcher::Properties, matched);
+        if noting {
+            self.matched
+                .note(at.node, instance.identity(), Matcher::Properties, matched);
+        }
         Ok(valid)
     }
 
@@ -393,6 +410,7 @@ impl Walk<'_> {
             return step;
         }
         let mut valid = true;
+        let noting = reads_matches(at.node);
         let mut matched = Ann::default();
         for (i, (key, value)) in instance.map_entries().enumerate() {
             let Some(text) = key_text(key) else {
@@ -406,7 +424,9 @@ impl Walk<'_> {
                 if !pattern.search(name).map_err(|_| Limit::Work)? {
                     continue;
                 }
-                matched.mark(i);
+                if noting {
+                    matched.mark(i);
+                }
                 if let Some(ann) = ann.as_deref_mut() {
                     ann.mark(i);
                 }
@@ -417,8 +437,10 @@ impl Walk<'_> {
                 }
             }
         }
-        self.matched
-            .note(at.node, instance.identity(), Matcher::Patterns, matched);
+        if noting {
+            self.matched
+                .note(at.node, instance.identity(), Matcher::Patterns, matched);
+        }
         Ok(valid)
     }
 
