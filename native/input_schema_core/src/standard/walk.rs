@@ -960,7 +960,7 @@ pub(crate) struct At<'n> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
-    use super::{Ann, Path, Seg};
+    use super::{Ann, Limit, Path, Seg};
     use crate::json::JsonRef;
     use crate::standard::{OutputUnit, Validator};
     use serde_json::json;
@@ -1347,6 +1347,42 @@ mod tests {
                 ("/allOf/1/$ref/$ref/items/$dynamicRef/type", "/0"),
             ])
         );
+    }
+
+    /// The first pass's note on a list holds for the depth it met the list
+    /// at. Here one list is met twice against one `items` schema: through
+    /// `allOf/0` and, two evaluations deeper, through `allOf/1/allOf/0`.
+    /// The first pass stops at `/1` in the first; under a depth limit that
+    /// the valid nested lists at `/0` reach only from the deeper place,
+    /// the recording walk must visit `/0` there, and stop at the limit,
+    /// rather than take the shallower note's word that it passes.
+    #[test]
+    fn a_first_pass_note_holds_only_at_its_own_depth() {
+        let schema = json!({
+            "$defs": {"nest": {"type": ["array", "integer"], "items": {"$ref": "#/$defs/nest"}}},
+            "allOf": [{"$ref": "#/$defs/nest"}, {"allOf": [{"$ref": "#/$defs/nest"}]}]
+        });
+        let instance = json!([[[[[1]]]], "x"]);
+        let at = JsonRef::from(&instance);
+        let verdict = |limit: usize| {
+            let mut validator = Validator::compile(&schema, &Default::default()).unwrap();
+            validator.limits.max_walk_depth = limit;
+            let failures = validator
+                .validate(at)
+                .map(|units| units.into_iter().map(|u| u.keyword_location).collect::<Vec<_>>());
+            (validator.is_valid(at), failures)
+        };
+        // The smallest limit the first pass decides under: the shallower
+        // place fits, the deeper one (one evaluation more) does not.
+        let first = (1..64)
+            .find(|&limit| verdict(limit).0.is_ok())
+            .expect("some limit fits the shallower place");
+        assert_eq!(verdict(first), (Ok(false), Err(Limit::Depth)));
+        let both = vec![
+            "/allOf/0/$ref/items/$ref/type".to_string(),
+            "/allOf/1/allOf/0/$ref/items/$ref/type".to_string(),
+        ];
+        assert_eq!(verdict(first + 1), (Ok(false), Ok(both)));
     }
 
     /// `unevaluatedProperties` reads what `additionalProperties` evaluated,
