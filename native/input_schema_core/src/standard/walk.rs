@@ -9,8 +9,6 @@
 //! limit; each node's evaluation runs through `stack::deep`, so no instance
 //! and no schema can overflow a stack.
 
-use std::borrow::Cow;
-
 use super::output::{push_decimal, Limit, Message, Report, UnitSpans};
 use super::Validator;
 use crate::budget::Budget;
@@ -30,6 +28,28 @@ pub(crate) enum Seg<'p> {
     Text(&'p str),
     Name(&'p [u8]),
     Index(usize),
+}
+
+impl Seg<'_> {
+    /// Appends this step of a JSON Pointer (its `/` and its token).
+    #[inline]
+    fn write(self, out: &mut String) {
+        match self {
+            Seg::Key(key) => {
+                out.push('/');
+                out.push_str(key);
+            }
+            Seg::Index(i) => {
+                out.push('/');
+                push_decimal(out, i as u64);
+            }
+            Seg::Text(name) => push_pointer_token(out, name),
+            Seg::Name(bytes) => match std::str::from_utf8(bytes) {
+                Ok(name) => push_pointer_token(out, name),
+                Err(_) => push_pointer_token(out, &String::from_utf8_lossy(bytes)),
+            },
+        }
+    }
 }
 
 /// A location built as the walk descends, rendered only for an error.
@@ -73,18 +93,19 @@ impl<'p> Path<'p> {
 
     /// Appends the location as a JSON Pointer to `out`.
     pub fn render_into(&self, out: &mut String) {
-        // The steps, innermost first: on the stack for the usual short
-        // locations, in a vector past that.
+        // The steps are met innermost first and written outermost first:
+        // the usual short locations gather references to their steps on
+        // the stack, a longer one in a vector.
         const SHORT: usize = 16;
-        let mut short = [Seg::Index(0); SHORT];
+        let mut short: [&Path<'_>; SHORT] = [self; SHORT];
         let mut count = 0;
         let mut long = Vec::new();
         let mut at = Some(self);
         while let Some(path) = at {
-            if let Some(seg) = path.seg {
+            if path.seg.is_some() {
                 match short.get_mut(count) {
-                    Some(slot) => *slot = seg,
-                    None => long.push(seg),
+                    Some(slot) => *slot = path,
+                    None => long.push(path),
                 }
                 count += 1;
             }
@@ -92,24 +113,9 @@ impl<'p> Path<'p> {
         }
         let steps = short.get(..count.min(SHORT)).unwrap_or_default();
         // `long` holds the outermost steps (met last), so it comes first.
-        for seg in long.iter().rev().chain(steps.iter().rev()) {
-            match seg {
-                Seg::Key(key) => {
-                    out.push('/');
-                    out.push_str(key);
-                }
-                Seg::Index(i) => {
-                    out.push('/');
-                    push_decimal(out, *i as u64);
-                }
-                Seg::Text(name) => push_pointer_token(out, name),
-                Seg::Name(bytes) => {
-                    let name = match std::str::from_utf8(bytes) {
-                        Ok(name) => Cow::Borrowed(name),
-                        Err(_) => String::from_utf8_lossy(bytes),
-                    };
-                    push_pointer_token(out, &name);
-                }
+        for path in long.iter().rev().chain(steps.iter().rev()) {
+            if let Some(seg) = path.seg {
+                seg.write(out);
             }
         }
     }
