@@ -1380,9 +1380,8 @@ mod tests {
         };
         // The smallest limit the first pass decides under: the shallower
         // place fits, the deeper one (one evaluation more) does not.
-        let first = (1..64)
-            .find(|&limit| verdict(limit).0.is_ok())
-            .expect("some limit fits the shallower place");
+        // Some limit fits the shallower place.
+        let first = (1..64).find(|&limit| verdict(limit).0.is_ok()).unwrap();
         assert_eq!(verdict(first), (Ok(false), Err(Limit::Depth)));
         let both = vec![
             "/allOf/0/$ref/items/$ref/type".to_string(),
