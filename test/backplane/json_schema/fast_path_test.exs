@@ -376,4 +376,54 @@ defmodule Backplane.JSONSchema.FastPathTest do
              {"type", "/b/1", "instance is not of type integer"}
            ]
   end
+
+  # The keys an object's plan passed before the one that failed it are not
+  # read again by the recording walk; every failure after them is still
+  # reported, in the keywords' order.
+  test "an object failing late in its keys reports every failure" do
+    schema = %{
+      "properties" => %{
+        "a" => %{"type" => "integer"},
+        "b" => %{"type" => "integer"},
+        "m" => %{"type" => "integer"}
+      },
+      "patternProperties" => %{"^x" => %{"type" => "string"}},
+      "additionalProperties" => false
+    }
+
+    instance = %{"a" => 1, "b" => 2, "m" => "no", "x1" => 3, "z" => 0}
+    {:ok, compiled} = JSONSchema.compile(schema)
+    refute JSONSchema.valid?(compiled, instance)
+    assert {:error, units} = JSONSchema.validate(compiled, instance)
+
+    assert Enum.map(units, &{&1.keyword_location, &1.instance_location, &1.message}) == [
+             {"/patternProperties/^x/type", "/x1", "instance is not of type string"},
+             {"/properties/m/type", "/m", "instance is not of type integer"},
+             {"/additionalProperties", "/z", "no value is allowed here (the schema is false)"}
+           ]
+  end
+
+  # One map the instance holds twice, under two schemas: the keys one
+  # schema passed say nothing for the other.
+  test "a map the instance holds twice, under two schemas" do
+    schema = %{
+      "properties" => %{
+        "p" => %{
+          "properties" => %{"a" => %{"type" => "integer"}, "b" => %{"type" => "integer"}},
+          "minProperties" => 1
+        },
+        "q" => %{"properties" => %{"a" => %{"type" => "string"}}, "minProperties" => 1}
+      }
+    }
+
+    # Built at run time: a literal would be two copies.
+    shared = Map.new([{"a", 1}, {"b", "x"}])
+
+    assert {:error, units} = JSONSchema.validate(schema, %{"p" => shared, "q" => shared})
+
+    assert Enum.map(units, &{&1.keyword_location, &1.instance_location}) == [
+             {"/properties/p/properties/b/type", "/p/b"},
+             {"/properties/q/properties/a/type", "/q/a"}
+           ]
+  end
 end

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use super::{count, entry, names, Compiled, Keyword, NodeId};
+use super::{count, entry, names, Compiled, Keyword, Node, NodeId};
 use crate::error::{ArgumentError, SchemaError};
 use crate::pattern::Pattern;
 use crate::schema::{
@@ -351,6 +351,29 @@ impl Walk<'_> {
         }
     }
 
+    /// The first keys of `instance` that the first pass of `validate`
+    /// found passing this node's object keywords (`Walk::keys_passed`),
+    /// charged a unit each and, when `noting`, marked as matched: the
+    /// node's `additionalProperties` passed them too.
+    fn passed_keys<'a, V: Value<'a>>(
+        &mut self,
+        node: &Node,
+        instance: V,
+        noting: bool,
+        matched: &mut Ann,
+    ) -> Result<usize, Limit> {
+        let passed = self.keys_passed(node, instance);
+        if passed > 0 {
+            self.charge(passed as u64)?;
+            if noting {
+                for i in 0..passed {
+                    matched.mark(i);
+                }
+            }
+        }
+        Ok(passed)
+    }
+
     pub(crate) fn check_properties<'a, V: Value<'a>>(
         &mut self,
         at: &Checked<'_>,
@@ -366,7 +389,8 @@ impl Walk<'_> {
         let mut valid = true;
         let noting = reads_matches(at.node);
         let mut matched = Ann::default();
-        for (i, (key, value)) in instance.map_entries().enumerate() {
+        let skip = self.passed_keys(at.node, instance, noting, &mut matched)?;
+        for (i, (key, value)) in instance.map_entries().enumerate().skip(skip) {
             self.charge(1)?;
             let Some(text) = key_text(key) else {
                 return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
@@ -412,7 +436,8 @@ impl Walk<'_> {
         let mut valid = true;
         let noting = reads_matches(at.node);
         let mut matched = Ann::default();
-        for (i, (key, value)) in instance.map_entries().enumerate() {
+        let skip = self.passed_keys(at.node, instance, noting, &mut matched)?;
+        for (i, (key, value)) in instance.map_entries().enumerate().skip(skip) {
             let Some(text) = key_text(key) else {
                 return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));
             };
@@ -476,7 +501,8 @@ impl Walk<'_> {
             return Ok(valid);
         }
         let mut valid = true;
-        for (key, value) in instance.map_entries() {
+        let skip = self.passed_keys(at.node, instance, false, &mut Ann::default())?;
+        for (key, value) in instance.map_entries().skip(skip) {
             self.charge(1)?;
             let Some(text) = key_text(key) else {
                 return self.fail(at, kp, ip, |m| m.then("object has a key that is not a string"));

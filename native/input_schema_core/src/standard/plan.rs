@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::walk::{Path, Step, Walk};
+use super::walk::{Passed, Path, Step, Walk};
 use super::Limit;
 use crate::keywords::numbers::Bound;
 use crate::keywords::objects::key_name;
@@ -68,6 +68,12 @@ struct ObjectPlan {
     /// The bits of every required name.
     required: u64,
     additional: Additional,
+    /// Whether the pass over the entries checks all of the node's own
+    /// `properties`, `patternProperties` and `additionalProperties` (each
+    /// that it has): a key the pass passes passes each of them, which the
+    /// first pass of `validate` notes for the recording walk
+    /// (`Walk::keys_failed`).
+    covers_siblings: bool,
 }
 
 #[derive(Debug)]
@@ -189,6 +195,7 @@ impl ObjectPlan {
             patterns: Box::default(),
             required: 0,
             additional: Additional::Any,
+            covers_siblings: false,
         }
     }
 
@@ -325,8 +332,15 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
     if rest.len() == entries.len() {
         return None;
     }
+    // `properties` and `patternProperties` are folded whenever present
+    // (a node holds each keyword once); `additionalProperties` may not be.
+    let additional_left = entries
+        .iter()
+        .any(|e| matches!(e.keyword, Keyword::AdditionalProperties { .. }))
+        && !matches!(additional, Additional::Schema(_));
     let object = folds_object.then(|| {
         let mut plan = object_plan(folded_properties.map(|p| &p[..]), required, additional);
+        plan.covers_siblings = !additional_left;
         plan.patterns = folded_patterns
             .into_iter()
             .flatten()
@@ -846,6 +860,7 @@ fn object_plan(
         patterns: Box::default(),
         required: mask,
         additional,
+        covers_siblings: false,
     }
 }
 
@@ -918,7 +933,7 @@ impl<'w> Walk<'w> {
             }
         }
         if let Some(object) = object {
-            if !self.object_once(object, instance, kp, ip)? {
+            if !self.object_once(node, object, instance, kp, ip)? {
                 return Ok(false);
             }
         }
@@ -990,6 +1005,7 @@ impl<'w> Walk<'w> {
     /// recording walk.
     fn object_once<'a, V: Value<'a>>(
         &mut self,
+        node: &Node,
         plan: &ObjectPlan,
         instance: V,
         kp: &Path<'_>,
@@ -1002,18 +1018,18 @@ impl<'w> Walk<'w> {
             let text = match key.bytes() {
                 Some(bytes) => Cow::Borrowed(bytes),
                 None if key.kind() == Kind::Atom => match key.atom_name() {
-                    Some(name) if name == "__struct__" => return Ok(false),
+                    Some(name) if name == "__struct__" => return self.key_failed(node, plan, instance, key),
                     Some(name) => Cow::Owned(name.into_bytes()),
-                    None => return Ok(false),
+                    None => return self.key_failed(node, plan, instance, key),
                 },
-                None => return Ok(false),
+                None => return self.key_failed(node, plan, instance, key),
             };
             let found = plan.find_from(&text, &mut next);
             if let Some(name) = found {
                 seen |= name.bit;
                 for &(schema, lift) in name.also.iter() {
                     if !self.node_lifted(schema, lift, value, kp, ip)? {
-                        return Ok(false);
+                        return self.key_failed(node, plan, instance, key);
                     }
                 }
             }
@@ -1025,7 +1041,7 @@ impl<'w> Walk<'w> {
                     Visit::Node => self.node(schema, value, kp, ip, None)?,
                 };
                 if !passed {
-                    return Ok(false);
+                    return self.key_failed(node, plan, instance, key);
                 }
             }
             let mut matched = false;
@@ -1034,7 +1050,7 @@ impl<'w> Walk<'w> {
                 // backend whose keys are text already answers without a
                 // check; a BEAM key of ASCII bytes, with one pass over them.
                 let Some(name) = key_name(key, &text) else {
-                    return Ok(false);
+                    return self.key_failed(node, plan, instance, key);
                 };
                 for (pattern, schema, visit) in plan.patterns.iter() {
                     self.budget
@@ -1050,7 +1066,7 @@ impl<'w> Walk<'w> {
                         Visit::Node => self.node(*schema, value, kp, ip, None)?,
                     };
                     if !passed {
-                        return Ok(false);
+                        return self.key_failed(node, plan, instance, key);
                     }
                 }
             }
@@ -1063,11 +1079,27 @@ impl<'w> Walk<'w> {
             };
             if let Some(schema) = unnamed {
                 if !self.node(schema, value, kp, ip, None)? {
-                    return Ok(false);
+                    return self.key_failed(node, plan, instance, key);
                 }
             }
         }
-        Ok(seen & plan.required == plan.required)
+        if seen & plan.required != plan.required {
+            if plan.covers_siblings {
+                self.keys_failed(node, instance, Passed::All);
+            }
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// `object_once`'s answer for a key that fails, noted for `validate`'s
+    /// recording walk (`Walk::key_failed`).
+    #[cold]
+    fn key_failed<'a, V: Value<'a>>(&mut self, node: &Node, plan: &ObjectPlan, instance: V, key: V) -> Step {
+        if plan.covers_siblings {
+            self.keys_failed(node, instance, Passed::Before(key));
+        }
+        Ok(false)
     }
 }
 

@@ -217,6 +217,13 @@ pub(crate) struct Walk<'w> {
     pub matched: Matched,
 }
 
+/// Which keys of an object passed a plan that failed it (`keys_failed`):
+/// every one (a required name is missing), or those before a failing key.
+pub(crate) enum Passed<V> {
+    All,
+    Before(V),
+}
+
 /// The keys of one object (by their position in the map) that one node's
 /// `properties` or `patternProperties` matched, noted when a keyword has
 /// read every key, so that the node's `additionalProperties` reads the
@@ -289,9 +296,34 @@ impl Matched {
 /// verdict, but for a dynamic scope (`$dynamicRef`, `$recursiveRef`),
 /// which a shared list may meet in two ways; in such a schema the entries
 /// only spare the failing item's trial, which decides nothing.
+///
+/// Objects are noted the same way (`KeysFailed`): a node's plan reads an
+/// object's entries in order and stops at the first key that fails, so
+/// the keys before it pass the node's `properties`, `patternProperties`
+/// and `additionalProperties`, and the recording walk's keywords pass
+/// over them. An object's entry holds the dynamic scope too (when the
+/// schema keeps one), so it speaks only for the same scope.
 pub(crate) struct Failures {
     seen: [Failed; Failures::KEPT],
     noted: usize,
+    objects: [KeysFailed; Failures::KEPT],
+    objects_noted: usize,
+    scopes: Vec<u32>,
+}
+
+/// One object's entries in `validate`'s first pass: against the plan of
+/// `node` (its address), at `depth`, in the dynamic scope held at
+/// `scope_at` in `Failures::scopes` (`scope_len` ids; none when the schema
+/// keeps no scope), the first `passed` keys pass (all of them when a
+/// required name is missing).
+#[derive(Debug, Default, Clone, Copy)]
+struct KeysFailed {
+    object: usize,
+    node: usize,
+    depth: u32,
+    passed: u32,
+    scope_at: u32,
+    scope_len: u32,
 }
 
 /// One list's first failing item in `validate`'s first pass (a list of
@@ -332,6 +364,8 @@ impl Recalled {
 
 impl Failures {
     const KEPT: usize = 16;
+    /// The most resource ids the entries' dynamic scopes hold in all.
+    const SCOPE_WORDS: usize = 16 * 1024;
 
     fn new() -> Failures {
         Failures {
@@ -343,7 +377,57 @@ impl Failures {
                 index: 0,
             }; Failures::KEPT],
             noted: 0,
+            objects: [KeysFailed::default(); Failures::KEPT],
+            objects_noted: 0,
+            scopes: Vec::new(),
         }
+    }
+
+    #[cold]
+    fn note_keys(&mut self, mut failed: KeysFailed, scope: &[u32]) {
+        if !scope.is_empty() {
+            // The scopes of older entries stay behind in the buffer; past
+            // its bound, an entry is not kept (the recording walk then
+            // reads the object's keys itself).
+            let (Ok(at), Ok(len)) = (u32::try_from(self.scopes.len()), u32::try_from(scope.len())) else {
+                return;
+            };
+            if self.scopes.len() + scope.len() > Failures::SCOPE_WORDS {
+                return;
+            }
+            self.scopes.extend_from_slice(scope);
+            failed.scope_at = at;
+            failed.scope_len = len;
+        }
+        if let Some(slot) = self.objects.get_mut(self.objects_noted % Failures::KEPT) {
+            *slot = failed;
+        }
+        self.objects_noted += 1;
+    }
+
+    /// How many keys of `object` the first pass found passing the plan of
+    /// `node` at `depth` in `scope` (its first entry for them, as for
+    /// lists).
+    fn keys(&self, node: usize, object: usize, depth: usize, scope: &[u32]) -> Option<usize> {
+        let depth = u32::try_from(depth).ok()?;
+        let kept = self.objects_noted.min(Failures::KEPT);
+        let objects = self.objects.get(..kept).unwrap_or_default();
+        objects
+            .iter()
+            .find(|failed| {
+                failed.node == node
+                    && failed.object == object
+                    && failed.depth == depth
+                    // Read from the buffer only in a dynamic scope.
+                    && (scope.is_empty() && failed.scope_len == 0 || self.scope_of(failed) == Some(scope))
+            })
+            .map(|failed| failed.passed as usize)
+    }
+
+    /// The dynamic scope an object's entry was noted in.
+    fn scope_of(&self, failed: &KeysFailed) -> Option<&[u32]> {
+        let at = failed.scope_at as usize;
+        self.scopes.get(at..at.checked_add(failed.scope_len as usize)?)
     }
 
     #[cold]
@@ -550,6 +634,65 @@ impl<'w> Walk<'w> {
             first,
             index,
         });
+    }
+
+    /// In `validate`'s first pass, notes which keys of `object` passed the
+    /// plan of `node` before it failed (`keys_passed`). A failing key's
+    /// place is found here, on the way out, so that the loop over the
+    /// entries counts nothing.
+    #[cold]
+    pub(crate) fn keys_failed<'a, V: Value<'a>>(&mut self, node: &Node, object: V, passed: Passed<V>) {
+        let depth = self.depth;
+        let Some(failures) = self.remember.as_deref_mut() else {
+            return;
+        };
+        let passed = match passed {
+            Passed::All => object.map_len(),
+            Passed::Before(key) => {
+                let identity = key.identity();
+                let Some(at) = object
+                    .map_entries()
+                    .position(|(other, _)| other.identity() == identity)
+                else {
+                    return;
+                };
+                at
+            }
+        };
+        // No key passed: nothing to pass over.
+        if passed == 0 {
+            return;
+        }
+        let (Ok(depth), Ok(passed)) = (u32::try_from(depth), u32::try_from(passed)) else {
+            return;
+        };
+        failures.get_or_insert_with(Failures::new).note_keys(
+            KeysFailed {
+                object: object.identity(),
+                node: std::ptr::from_ref(node) as usize,
+                depth,
+                passed,
+                scope_at: 0,
+                scope_len: 0,
+            },
+            &self.scope,
+        );
+    }
+
+    /// In the recording walk, how many of `object`'s first keys the first
+    /// pass found passing every one of `node`'s `properties`,
+    /// `patternProperties` and `additionalProperties` in the same dynamic
+    /// scope: they record nothing, so those keywords pass over them (0 when
+    /// nothing is known). Not where annotations are collected (each key
+    /// must be marked).
+    pub(crate) fn keys_passed<'a, V: Value<'a>>(&self, node: &Node, object: V) -> usize {
+        if !self.collect || self.annotating() {
+            return 0;
+        }
+        let node = std::ptr::from_ref(node) as usize;
+        self.recall
+            .and_then(|recall| recall.keys(node, object.identity(), self.depth, &self.scope))
+            .unwrap_or(0)
     }
 
     /// The answer of a node that holds `type` alone (its `type` bits:
@@ -1386,6 +1529,145 @@ mod tests {
         let both = vec![
             "/allOf/0/$ref/items/$ref/type".to_string(),
             "/allOf/1/allOf/0/$ref/items/$ref/type".to_string(),
+        ];
+        assert_eq!(verdict(first + 1), (Ok(false), Ok(both)));
+    }
+
+    /// The keys the first pass passed before an object's failing key are
+    /// passed over by the node's object keywords in the recording walk,
+    /// and every failure after them is still reported. The note holds for
+    /// its node and its object alone, and for its dynamic scope alone.
+    /// (Each schema keeps a keyword its plan does not fold, `minProperties`,
+    /// so that the node's own plan meets the object, not a parent's plan
+    /// that folds it.)
+    #[test]
+    fn keys_the_first_pass_passed_are_passed_over_by_their_node_alone() {
+        // The plan passes `a` and `b`, then fails `m`: the failures of `m`,
+        // `x1` and `z` are all reported, in the keywords' order.
+        let wide = json!({
+            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}, "m": {"type": "integer"}},
+            "patternProperties": {"^x": {"type": "string"}},
+            "additionalProperties": false
+        });
+        assert_eq!(
+            places(wide.clone(), json!({"a": 1, "b": 2, "m": "no", "x1": 3, "z": 0})),
+            owned(&[
+                ("/patternProperties/^x/type", "/x1"),
+                ("/properties/m/type", "/m"),
+                ("/additionalProperties", "/z"),
+            ])
+        );
+        // Every key passes; a required name is missing.
+        assert_eq!(
+            places(
+                json!({"properties": {"a": {"type": "integer"}}, "required": ["q"], "additionalProperties": false}),
+                json!({"a": 1, "b": 2})
+            ),
+            owned(&[("/required", ""), ("/additionalProperties", "/b")])
+        );
+        // Two nodes over one object: the first passes `a` and fails `b`;
+        // the second fails `a`.
+        assert_eq!(
+            places(
+                json!({"allOf": [
+                    {"properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "minProperties": 1},
+                    {"properties": {"a": {"type": "string"}}, "minProperties": 1}
+                ]}),
+                json!({"a": 1, "b": "x"})
+            ),
+            owned(&[
+                ("/allOf/0/properties/b/type", "/b"),
+                ("/allOf/1/properties/a/type", "/a")
+            ])
+        );
+        // Two objects under one node at one depth: the first passes `a`
+        // and fails `b`; the second fails `a`.
+        assert_eq!(
+            places(
+                json!({"items": {"properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "minProperties": 1}}),
+                json!([{"a": 1, "b": "x"}, {"a": "y", "b": 2}])
+            ),
+            owned(&[
+                ("/items/properties/b/type", "/0/b"),
+                ("/items/properties/a/type", "/1/a")
+            ])
+        );
+        // Where annotations are collected, every key is read: `a` is
+        // evaluated (its value passes), `z` is not.
+        assert_eq!(
+            places(
+                json!({
+                    "properties": {"a": {"type": "integer"}, "m": {"type": "integer"}},
+                    "unevaluatedProperties": false
+                }),
+                json!({"a": 1, "m": "no", "z": 0})
+            ),
+            owned(&[("/properties/m/type", "/m"), ("/unevaluatedProperties", "/z")])
+        );
+        // One node over one object in two dynamic scopes: integers in the
+        // first, where `a` passes and `b` fails; strings in the second,
+        // where `a` fails.
+        let scoped = json!({
+            "$id": "https://example.com/root",
+            "allOf": [{"$ref": "a"}, {"$ref": "b"}],
+            "$defs": {
+                "a": {
+                    "$id": "a",
+                    "$defs": {"elem": {"$dynamicAnchor": "elem", "type": "integer"}},
+                    "$ref": "pair"
+                },
+                "b": {
+                    "$id": "b",
+                    "$defs": {"elem": {"$dynamicAnchor": "elem", "type": "string"}},
+                    "$ref": "pair"
+                },
+                "pair": {
+                    "$id": "pair",
+                    "$defs": {"elem": {"$dynamicAnchor": "elem"}},
+                    "properties": {"a": {"$dynamicRef": "#elem"}, "b": {"$dynamicRef": "#elem"}},
+                    "minProperties": 1
+                }
+            }
+        });
+        assert_eq!(
+            places(scoped, json!({"a": 1, "b": "s"})),
+            owned(&[
+                ("/allOf/0/$ref/$ref/properties/b/$dynamicRef/type", "/b"),
+                ("/allOf/1/$ref/$ref/properties/a/$dynamicRef/type", "/a"),
+            ])
+        );
+    }
+
+    /// The note on an object holds only at the depth the first pass met
+    /// it at: one object met from two places one evaluation apart, under
+    /// the smallest limit that lets the first pass decide. The deeper
+    /// place must stop at the limit in the valid nested value at `a`.
+    #[test]
+    fn a_first_pass_note_on_an_object_holds_only_at_its_own_depth() {
+        let schema = json!({
+            "$defs": {"nest": {
+                "type": ["object", "integer"],
+                "properties": {"a": {"$ref": "#/$defs/nest"}, "b": {"$ref": "#/$defs/nest"}},
+                "minProperties": 1
+            }},
+            "allOf": [{"$ref": "#/$defs/nest"}, {"allOf": [{"$ref": "#/$defs/nest"}]}]
+        });
+        let instance = json!({"a": {"a": {"a": {"a": 1}}}, "b": "x"});
+        let at = JsonRef::from(&instance);
+        let verdict = |limit: usize| {
+            let mut validator = Validator::compile(&schema, &Default::default()).unwrap();
+            validator.limits.max_walk_depth = limit;
+            let failures = validator
+                .validate(at)
+                .map(|units| units.into_iter().map(|u| u.keyword_location).collect::<Vec<_>>());
+            (validator.is_valid(at), failures)
+        };
+        // Some limit fits the shallower place.
+        let first = (1..64).find(|&limit| verdict(limit).0.is_ok()).unwrap();
+        assert_eq!(verdict(first), (Ok(false), Err(Limit::Depth)));
+        let both = vec![
+            "/allOf/0/$ref/properties/b/$ref/type".to_string(),
+            "/allOf/1/allOf/0/$ref/properties/b/$ref/type".to_string(),
         ];
         assert_eq!(verdict(first + 1), (Ok(false), Ok(both)));
     }
