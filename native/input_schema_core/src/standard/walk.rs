@@ -1557,6 +1557,11 @@ mod tests {
                 ("/additionalProperties", "/z"),
             ])
         );
+        // The first key fails: nothing is passed over.
+        assert_eq!(
+            places(wide.clone(), json!({"a": "no", "b": 2, "m": 3, "z": 0})),
+            owned(&[("/properties/a/type", "/a"), ("/additionalProperties", "/z")])
+        );
         // Every key passes; a required name is missing.
         assert_eq!(
             places(
