@@ -1356,6 +1356,26 @@ mod tests {
             .collect()
     }
 
+    /// A schema that applies `shared` (given a resource of its own, with
+    /// a `$dynamicAnchor` "elem") twice: in a dynamic scope where "elem"
+    /// is an integer (`allOf/0`), then in one where it is a string.
+    fn in_two_scopes(mut shared: serde_json::Value) -> serde_json::Value {
+        shared["$id"] = json!("shared");
+        shared["$defs"] = json!({"elem": {"$dynamicAnchor": "elem"}});
+        let scope = |id: &str, elem: &str| {
+            json!({
+                "$id": id,
+                "$defs": {"elem": {"$dynamicAnchor": "elem", "type": elem}},
+                "$ref": "shared"
+            })
+        };
+        json!({
+            "$id": "https://example.com/root",
+            "allOf": [{"$ref": "a"}, {"$ref": "b"}],
+            "$defs": {"a": scope("a", "integer"), "b": scope("b", "string"), "shared": shared}
+        })
+    }
+
     fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs
             .iter()
@@ -1468,27 +1488,7 @@ mod tests {
         );
         // One list against one schema in two dynamic scopes: integers in
         // the first, strings in the second.
-        let scoped = json!({
-            "$id": "https://example.com/root",
-            "allOf": [{"$ref": "a"}, {"$ref": "b"}],
-            "$defs": {
-                "a": {
-                    "$id": "a",
-                    "$defs": {"elem": {"$dynamicAnchor": "elem", "type": "integer"}},
-                    "$ref": "list"
-                },
-                "b": {
-                    "$id": "b",
-                    "$defs": {"elem": {"$dynamicAnchor": "elem", "type": "string"}},
-                    "$ref": "list"
-                },
-                "list": {
-                    "$id": "list",
-                    "$defs": {"elem": {"$dynamicAnchor": "elem"}},
-                    "items": {"$dynamicRef": "#elem"}
-                }
-            }
-        });
+        let scoped = in_two_scopes(json!({"items": {"$dynamicRef": "#elem"}}));
         assert_eq!(
             places(scoped, json!([1, "s"])),
             owned(&[
@@ -1512,24 +1512,34 @@ mod tests {
             "allOf": [{"$ref": "#/$defs/nest"}, {"allOf": [{"$ref": "#/$defs/nest"}]}]
         });
         let instance = json!([[[[[1]]]], "x"]);
-        let at = JsonRef::from(&instance);
+        split_at_the_depth_limit(
+            &schema,
+            &instance,
+            &[
+                "/allOf/0/$ref/items/$ref/type",
+                "/allOf/1/allOf/0/$ref/items/$ref/type",
+            ],
+        );
+    }
+
+    /// Under the smallest depth limit the first pass decides `instance`
+    /// under, the shallower place fits and the deeper one (one evaluation
+    /// more) does not: `validate` stops at the limit. One level more, and
+    /// it reports `both` failures (their keyword locations).
+    fn split_at_the_depth_limit(schema: &serde_json::Value, instance: &serde_json::Value, both: &[&str]) {
+        let at = JsonRef::from(instance);
         let verdict = |limit: usize| {
-            let mut validator = Validator::compile(&schema, &Default::default()).unwrap();
+            let mut validator = Validator::compile(schema, &Default::default()).unwrap();
             validator.limits.max_walk_depth = limit;
             let failures = validator
                 .validate(at)
                 .map(|units| units.into_iter().map(|u| u.keyword_location).collect::<Vec<_>>());
             (validator.is_valid(at), failures)
         };
-        // The smallest limit the first pass decides under: the shallower
-        // place fits, the deeper one (one evaluation more) does not.
         // Some limit fits the shallower place.
         let first = (1..64).find(|&limit| verdict(limit).0.is_ok()).unwrap();
         assert_eq!(verdict(first), (Ok(false), Err(Limit::Depth)));
-        let both = vec![
-            "/allOf/0/$ref/items/$ref/type".to_string(),
-            "/allOf/1/allOf/0/$ref/items/$ref/type".to_string(),
-        ];
+        let both = both.iter().map(|s| s.to_string()).collect();
         assert_eq!(verdict(first + 1), (Ok(false), Ok(both)));
     }
 
@@ -1612,28 +1622,10 @@ mod tests {
         // One node over one object in two dynamic scopes: integers in the
         // first, where `a` passes and `b` fails; strings in the second,
         // where `a` fails.
-        let scoped = json!({
-            "$id": "https://example.com/root",
-            "allOf": [{"$ref": "a"}, {"$ref": "b"}],
-            "$defs": {
-                "a": {
-                    "$id": "a",
-                    "$defs": {"elem": {"$dynamicAnchor": "elem", "type": "integer"}},
-                    "$ref": "pair"
-                },
-                "b": {
-                    "$id": "b",
-                    "$defs": {"elem": {"$dynamicAnchor": "elem", "type": "string"}},
-                    "$ref": "pair"
-                },
-                "pair": {
-                    "$id": "pair",
-                    "$defs": {"elem": {"$dynamicAnchor": "elem"}},
-                    "properties": {"a": {"$dynamicRef": "#elem"}, "b": {"$dynamicRef": "#elem"}},
-                    "minProperties": 1
-                }
-            }
-        });
+        let scoped = in_two_scopes(json!({
+            "properties": {"a": {"$dynamicRef": "#elem"}, "b": {"$dynamicRef": "#elem"}},
+            "minProperties": 1
+        }));
         assert_eq!(
             places(scoped, json!({"a": 1, "b": "s"})),
             owned(&[
@@ -1658,23 +1650,14 @@ mod tests {
             "allOf": [{"$ref": "#/$defs/nest"}, {"allOf": [{"$ref": "#/$defs/nest"}]}]
         });
         let instance = json!({"a": {"a": {"a": {"a": 1}}}, "b": "x"});
-        let at = JsonRef::from(&instance);
-        let verdict = |limit: usize| {
-            let mut validator = Validator::compile(&schema, &Default::default()).unwrap();
-            validator.limits.max_walk_depth = limit;
-            let failures = validator
-                .validate(at)
-                .map(|units| units.into_iter().map(|u| u.keyword_location).collect::<Vec<_>>());
-            (validator.is_valid(at), failures)
-        };
-        // Some limit fits the shallower place.
-        let first = (1..64).find(|&limit| verdict(limit).0.is_ok()).unwrap();
-        assert_eq!(verdict(first), (Ok(false), Err(Limit::Depth)));
-        let both = vec![
-            "/allOf/0/$ref/properties/b/$ref/type".to_string(),
-            "/allOf/1/allOf/0/$ref/properties/b/$ref/type".to_string(),
-        ];
-        assert_eq!(verdict(first + 1), (Ok(false), Ok(both)));
+        split_at_the_depth_limit(
+            &schema,
+            &instance,
+            &[
+                "/allOf/0/$ref/properties/b/$ref/type",
+                "/allOf/1/allOf/0/$ref/properties/b/$ref/type",
+            ],
+        );
     }
 
     /// `unevaluatedProperties` reads what `additionalProperties` evaluated,
