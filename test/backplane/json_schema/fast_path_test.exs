@@ -366,9 +366,7 @@ defmodule Backplane.JSONSchema.FastPathTest do
     }
 
     shared = Enum.concat(["s", "t"], [1])
-    {:ok, compiled} = JSONSchema.compile(schema)
-    refute JSONSchema.valid?(compiled, %{"a" => shared, "b" => shared})
-    assert {:error, units} = JSONSchema.validate(compiled, %{"a" => shared, "b" => shared})
+    units = failures(schema, %{"a" => shared, "b" => shared})
 
     assert Enum.map(units, &{&1.keyword, &1.instance_location, &1.message}) == [
              {"type", "/a/2", "instance is not of type string"},
@@ -391,10 +389,7 @@ defmodule Backplane.JSONSchema.FastPathTest do
       "additionalProperties" => false
     }
 
-    instance = %{"a" => 1, "b" => 2, "m" => "no", "x1" => 3, "z" => 0}
-    {:ok, compiled} = JSONSchema.compile(schema)
-    refute JSONSchema.valid?(compiled, instance)
-    assert {:error, units} = JSONSchema.validate(compiled, instance)
+    units = failures(schema, %{"a" => 1, "b" => 2, "m" => "no", "x1" => 3, "z" => 0})
 
     assert Enum.map(units, &{&1.keyword_location, &1.instance_location, &1.message}) == [
              {"/patternProperties/^x/type", "/x1", "instance is not of type string"},
@@ -425,5 +420,14 @@ defmodule Backplane.JSONSchema.FastPathTest do
              {"/properties/p/properties/b/type", "/p/b"},
              {"/properties/q/properties/a/type", "/q/a"}
            ]
+  end
+
+  # The failures of `instance` against `schema`, compiled once; `valid?/2`
+  # agrees that there are some.
+  defp failures(schema, instance) do
+    {:ok, compiled} = JSONSchema.compile(schema)
+    refute JSONSchema.valid?(compiled, instance)
+    assert {:error, units} = JSONSchema.validate(compiled, instance)
+    units
   end
 end
