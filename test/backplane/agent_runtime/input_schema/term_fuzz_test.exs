@@ -212,7 +212,7 @@ defmodule Backplane.AgentRuntime.InputSchema.TermFuzzTest do
   end
 
   test "terms from the fuzz corpora and random bytes: every result has the contract's shape" do
-    # A fixed sample of the corpora (every 14th file, about 1,000; inputs
+    # A fixed sample of the corpora (every 14th file, about 2,000; inputs
     # take 5 ms each on average), or all of them with
     # INPUT_SCHEMA_TERM_FUZZ=all, for a longer run.
     files = @corpus |> Path.join("*/*") |> Path.wildcard() |> Enum.sort()
