@@ -580,6 +580,11 @@ impl<'s> Registry<'s> {
         let mut stack: Vec<Visit<'s>> = Vec::new();
         while let Some(visit) = root.take().or_else(|| stack.pop()) {
             path.truncate(visit.prefix);
+            // Sized once, at the first subschema, for a pointer a few
+            // levels deep, rather than grown from empty.
+            if path.capacity() == 0 && !matches!(visit.step, Step::Root) {
+                path.reserve(64);
+            }
             visit.step.write(&mut path);
             let (value, depth) = (visit.value, visit.depth);
             // Two units, and one per 64 bytes of its pointer.
@@ -590,6 +595,10 @@ impl<'s> Registry<'s> {
                 return Err(CompileError::TooDeep { pointer: path });
             }
             let scope = self.enter(doc, value, &path, visit.scope)?;
+            // The table of scopes, sized once for a dozen subschemas.
+            if self.scopes.is_empty() {
+                self.scopes.reserve(16);
+            }
             self.scopes.insert(address(value), scope);
             let Json::Object(map) = value else {
                 continue;
