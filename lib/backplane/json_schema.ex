@@ -119,8 +119,11 @@ defmodule Backplane.JSONSchema do
 
   @doc """
   Validates `instance` (any JSON term) against a compiled schema, or
-  against a schema compiled for this call. Returns `:ok` or every failure
-  (at most 64), in evaluation order.
+  against a schema map: compiled for this call, or found in the schema
+  cache the gateway's schema maps use when the same term was compiled
+  with the same `dialect:` and `formats:` before (not with `resources:`;
+  see `Backplane.AgentRuntime.InputSchema.configure_cache/1`). Returns
+  `:ok` or every failure (at most 64), in evaluation order.
 
   A validation over the work or depth limit is a
   `Backplane.JSONSchema.LimitError`, never a verdict.
@@ -171,10 +174,10 @@ defmodule Backplane.JSONSchema do
 
   def valid?(schema, instance), do: check(schema, instance, :valid, @defaults) == true
 
-  # A schema map compiled for one validation, with its options: one
-  # NIF call compiles and validates, and keeps nothing. Over the compile's
-  # inline budget both run on a dirty scheduler; over the walk's, the
-  # compiled schema comes back for the dirty walk.
+  # A schema map with its options: one NIF call finds it in the schema
+  # cache, or compiles it (and files it), and validates. Over the
+  # compile's inline budget both run on a dirty scheduler; over the
+  # walk's, the compiled schema comes back for the dirty walk.
   defp check(schema, instance, mode, {dialect, resources, formats}) do
     check_dirty = fn ->
       DirtyGate.run(:compile, fn ->

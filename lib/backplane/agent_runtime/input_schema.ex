@@ -259,7 +259,9 @@ defmodule Backplane.AgentRuntime.InputSchema do
         }
 
   @doc """
-  Sets the policy of the cache behind `validate(schema_map, arguments)`.
+  Sets the policy of the cache behind `validate(schema_map, arguments)`,
+  which `Backplane.JSONSchema.validate/3` and `valid?/2` share for the
+  schema maps they are given.
   Options: `enabled` (default `true`), `max_entries` (default 1024),
   `max_bytes` (approximate, default 64 MiB). Shrinking or disabling evicts
   at once. The application applies `config :backplane_input_schema,

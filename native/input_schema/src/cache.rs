@@ -1,9 +1,16 @@
-//! The transparent schema cache behind `validate(schema_map, arguments)`.
+//! The transparent schema cache behind `validate(schema_map, arguments)`,
+//! the gateway's, and behind `Backplane.JSONSchema`'s `validate/3` and
+//! `valid?/2` given a schema map: one cache, one policy, one set of
+//! bounds for both entry points.
 //!
 //! A schema term is found again only when it is exactly the same term
 //! (`enif_is_identical`, Erlang `=:=`): `1` and `1.0`, atom and string keys
-//! are different schemas. Entries hold a private copy of the schema term (in
-//! an `OwnedEnv`) beside its compiled form. The cache is bounded by entry
+//! are different schemas. It is found only as what it was compiled as: the
+//! gateway's compile with its format mode, or the standard entry point's
+//! with its dialect and format mode ([`StandardKey`]); the same term
+//! compiled otherwise is another entry, in another bucket. Entries hold a
+//! private copy of the schema term (in an `OwnedEnv`) beside its compiled
+//! form. The cache is bounded by entry
 //! count and by approximate bytes; when either bound would be passed, the
 //! oldest entries are dropped (first in, first out), so a stream of distinct
 //! schemas keeps it at its bound.
@@ -28,6 +35,7 @@ use rustler::types::map::MapIterator;
 use rustler::{Term, TermType};
 
 use input_schema_core::schema::{CompiledSchema, FormatMode};
+use input_schema_core::standard::{Dialect, FormatMode as StandardFormats, Validator};
 
 /// Default bounds: 1,024 schemas, 64 MiB. A runtime publishes tens to a few
 /// hundred tools; each compiled schema with its term copy takes a few KiB
@@ -86,6 +94,64 @@ impl SavedSchema {
     }
 }
 
+/// The options a standard schema map is compiled with, besides the schema:
+/// part of what its entry is found by. (A call with `resources:` is not
+/// cached at all: the caller compiles it each time.)
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct StandardKey {
+    pub dialect: Dialect,
+    pub formats: StandardFormats,
+}
+
+impl StandardKey {
+    /// What the hash of a schema filed under this key is mixed with:
+    /// apart from the gateway's 0 (formats annotated) and 1 (asserted).
+    fn salt(self) -> u64 {
+        let dialect = Dialect::ALL.iter().position(|d| *d == self.dialect).unwrap_or(0) as u64;
+        let asserted = u64::from(self.formats == StandardFormats::Assert);
+        2 + 2 * dialect + asserted
+    }
+}
+
+/// A compiled schema as the cache holds it.
+enum Cached {
+    Gateway(Arc<CompiledSchema>),
+    Standard(Arc<Validator>, StandardKey),
+}
+
+impl Cached {
+    fn approximate_bytes(&self) -> usize {
+        match self {
+            Cached::Gateway(schema) => schema.approximate_bytes(),
+            Cached::Standard(validator, _) => validator.approximate_bytes(),
+        }
+    }
+
+    /// Whether `self` and `other` were compiled the same way (of the same
+    /// entry point, with the same options).
+    fn same_kind(&self, other: &Cached) -> bool {
+        match (self, other) {
+            (Cached::Gateway(a), Cached::Gateway(b)) => a.formats == b.formats,
+            (Cached::Standard(_, a), Cached::Standard(_, b)) => a == b,
+            _ => false,
+        }
+    }
+
+    fn gateway(&self, formats: FormatMode) -> Option<&Arc<CompiledSchema>> {
+        match self {
+            Cached::Gateway(schema) if schema.formats == formats => Some(schema),
+            _ => None,
+        }
+    }
+
+    fn standard(&self, key: StandardKey) -> Option<&Arc<Validator>> {
+        match self {
+            Cached::Standard(validator, filed) if *filed == key => Some(validator),
+            _ => None,
+        }
+    }
+}
+
 struct Entry {
     id: u64,
     hash: u64,
@@ -96,7 +162,7 @@ struct Entry {
     /// The term's flat size, in bytes.
     term_bytes: usize,
     saved: SavedSchema,
-    schema: Arc<CompiledSchema>,
+    compiled: Cached,
     bytes: usize,
 }
 
@@ -209,6 +275,29 @@ pub fn front_hit<R>(
     caller: Caller,
     body: impl FnOnce(&CompiledSchema) -> R,
 ) -> Option<R> {
+    front_hit_as(schema, caller, |c| c.gateway(formats), |compiled| body(compiled))
+}
+
+/// [`front_hit`] for the standard entry point: `body` runs on the
+/// validator compiled with `key`'s options.
+pub fn front_hit_standard<R>(
+    schema: Term<'_>,
+    key: StandardKey,
+    caller: Caller,
+    body: impl FnOnce(&Arc<Validator>) -> R,
+) -> Option<R> {
+    front_hit_as(schema, caller, |c| c.standard(key), body)
+}
+
+/// A front lookup of what `pick` takes from an entry (`None`: compiled
+/// otherwise).
+#[inline(always)]
+fn front_hit_as<T, R>(
+    schema: Term<'_>,
+    caller: Caller,
+    pick: impl Fn(&Cached) -> Option<&T>,
+    body: impl FnOnce(&T) -> R,
+) -> Option<R> {
     if !ENABLED.load(Ordering::Relaxed) {
         return None;
     }
@@ -217,17 +306,24 @@ pub fn front_hit<R>(
     // (It never comes back to the cache; if it did, the front would be
     // borrowed and the lookup would go to the index.)
     with_front(|front| {
-        let entry = front.entries.iter().rev().find(|entry| {
-            entry.front_key == key
-                && entry.schema.formats == formats
+        let compiled = front.entries.iter().rev().find_map(|entry| {
+            let compiled = pick(&entry.compiled)?;
+            (entry.front_key == key
                 && (caller == Caller::Dirty || entry.term_bytes <= INLINE_TERM_BYTES)
-                && entry.saved.is(schema)
+                && entry.saved.is(schema))
+            .then_some(compiled)
         })?;
         front
             .hits
             .store(front.hits.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-        Some(body(&entry.schema))
+        Some(body(compiled))
     })?
+}
+
+/// Whether the cache is on: a call that would only look and file skips
+/// both when it is off.
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
 }
 
 /// Keeps an entry the index just answered in this thread's front.
@@ -418,8 +514,8 @@ pub enum Caller {
 }
 
 /// What a lookup found.
-pub enum Found {
-    Hit(Arc<CompiledSchema>),
+pub enum Found<T = Arc<CompiledSchema>> {
+    Hit(T),
     /// Not cached; the hash it would be filed under.
     Miss(u64),
     /// The cache is off, or (inline) a writer holds the lock: compile
@@ -434,16 +530,34 @@ pub enum Found {
 /// A lookup. A miss is counted when the schema compiled for it is filed
 /// (`insert`).
 pub fn find(schema: Term<'_>, formats: FormatMode, caller: Caller) -> Found {
+    // A schema compiled with formats asserted is another entry, in another
+    // bucket.
+    let salt = match formats {
+        FormatMode::Annotate => None,
+        FormatMode::Assert => Some(1),
+    };
+    find_as(schema, salt, caller, |c| c.gateway(formats))
+}
+
+/// [`find`] for the standard entry point: the validator compiled with
+/// `key`'s options.
+pub fn find_standard(schema: Term<'_>, key: StandardKey, caller: Caller) -> Found<Arc<Validator>> {
+    find_as(schema, Some(key.salt()), caller, |c| c.standard(key))
+}
+
+/// A lookup of what `pick` takes from an entry (`None`: compiled
+/// otherwise), in the bucket of the schema's hash mixed with `salt`.
+fn find_as<T>(
+    schema: Term<'_>,
+    salt: Option<u64>,
+    caller: Caller,
+    pick: impl Fn(&Cached) -> Option<&Arc<T>>,
+) -> Found<Arc<T>> {
     let inline = caller == Caller::Inline;
     let Some(hash) = hash(schema, if inline { INLINE_HASHED_NAMES } else { usize::MAX }) else {
         return Found::TooLarge;
     };
-    // A schema compiled with formats asserted is another entry, in another
-    // bucket.
-    let hash = match formats {
-        FormatMode::Annotate => hash,
-        FormatMode::Assert => mix(hash, 1),
-    };
+    let hash = salt.map_or(hash, |salt| mix(hash, salt));
     // Under the read lock, clone the bucket's entries (a crowded bucket:
     // only those whose whole-term hash matches, computed outside the lock).
     let mut full_hash_wanted: Option<u64> = None;
@@ -481,16 +595,17 @@ pub fn find(schema: Term<'_>, formats: FormatMode, caller: Caller) -> Found {
     if inline && bucket.iter().any(|e| e.term_bytes > INLINE_TERM_BYTES) {
         return Found::TooLarge;
     }
-    let hit = bucket
-        .iter()
-        .find(|entry| entry.schema.formats == formats && entry.saved.is(schema));
+    let hit = bucket.iter().find_map(|entry| {
+        let compiled = pick(&entry.compiled)?;
+        entry.saved.is(schema).then_some((entry, compiled))
+    });
     match hit {
-        Some(entry) => {
+        Some((entry, compiled)) => {
             HITS.fetch_add(1, Ordering::Relaxed);
             if entry.term_bytes <= INLINE_TERM_BYTES {
                 remember(entry);
             }
-            Found::Hit(Arc::clone(&entry.schema))
+            Found::Hit(Arc::clone(compiled))
         }
         None => Found::Miss(hash),
     }
@@ -500,6 +615,22 @@ pub fn find(schema: Term<'_>, formats: FormatMode, caller: Caller) -> Found {
 /// [`INLINE_TERM_BYTES`] is not filed (`false`: the dirty half should file
 /// it) and a held lock skips filing.
 pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller: Caller) -> bool {
+    insert_as(schema, hash, Cached::Gateway(compiled), caller)
+}
+
+/// [`insert`] for the standard entry point: `validator`, compiled with
+/// `key`'s options, under `schema` and the hash [`find_standard`] gave.
+pub fn insert_standard(
+    schema: Term<'_>,
+    hash: u64,
+    validator: Arc<Validator>,
+    key: StandardKey,
+    caller: Caller,
+) -> bool {
+    insert_as(schema, hash, Cached::Standard(validator, key), caller)
+}
+
+fn insert_as(schema: Term<'_>, hash: u64, compiled: Cached, caller: Caller) -> bool {
     // A term is sized before it is hashed or copied, within what the cache
     // may hold: a term whose subterms are shared many times is small on the
     // heap but as large as its flat expansion once copied.
@@ -524,7 +655,7 @@ pub fn insert(schema: Term<'_>, hash: u64, compiled: Arc<CompiledSchema>, caller
         full_hash,
         term_bytes,
         saved: SavedSchema::new(schema),
-        schema: compiled,
+        compiled,
         bytes,
     };
     let mut evicted = Vec::new();
@@ -570,7 +701,7 @@ impl Index {
             bucket.iter().any(|e| {
                 e.full_hash == entry.full_hash
                     && e.term_bytes == entry.term_bytes
-                    && e.schema.formats == entry.schema.formats
+                    && e.compiled.same_kind(&entry.compiled)
             })
         });
         if filed {

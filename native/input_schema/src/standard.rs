@@ -13,6 +13,7 @@ use rustler::types::atom;
 use rustler::{Atom, Encoder, Env, Term, TermType};
 use serde_json::{Map, Number as JsonNumber, Value as Json};
 
+use crate::cache::{self, Caller, Found, StandardKey};
 use crate::resource;
 use crate::term::{binary, details_map, BeamTerm, Entries};
 use input_schema_core::budget::Budget;
@@ -385,11 +386,7 @@ fn compile_validator<'a>(
         let options = Options {
             dialect,
             resources: documents,
-            formats: if formats == atoms::assert() {
-                FormatMode::Assert
-            } else {
-                FormatMode::Annotate
-            },
+            formats: format_mode(formats),
         };
         let compiled = if inline {
             Validator::compile_inline(&json, &options, compile_budget)
@@ -604,6 +601,30 @@ fn check<'a>(
         )
     };
     let walk_budget = Budget::new(if inline { WALK_INLINE_BUDGET } else { WALK_BUDGET });
+    let caller = if inline { Caller::Inline } else { Caller::Dirty };
+    let key = cache_key(dialect, resources, formats);
+    if let (Some(key), true) = (key, inline) {
+        // This thread's recent hits first: no shared write.
+        let hit = cache::front_hit_standard(schema, key, caller, |validator| {
+            validate_shared(env, validator, instance, mode, &walk_budget, inline)
+        });
+        if let Some(answer) = hit {
+            return answer;
+        }
+    }
+    let found = match key {
+        Some(key) => cache::find_standard(schema, key, caller),
+        None => Found::Skip,
+    };
+    let filing = match found {
+        Found::Hit(validator) => {
+            return validate_shared(env, &validator, instance, mode, &walk_budget, inline)
+        }
+        // Deciding would cost the calling scheduler more than it may spend.
+        Found::TooLarge if inline => return atoms::dirty().encode(env),
+        Found::Miss(hash) => key.map(|key| (hash, key)),
+        Found::TooLarge | Found::Skip => None,
+    };
     let compiled = compile_validator(
         env,
         schema,
@@ -615,17 +636,60 @@ fn check<'a>(
         inline,
     );
     let validator = match compiled {
-        Ok(validator) => validator,
+        Ok(validator) => Arc::new(validator),
         Err(Some(answer)) => return answer,
         Err(None) if inline => return atoms::dirty().encode(env),
         Err(None) => return compile_error(env, &CompileError::CompileBudget),
     };
-    // Compiled within the inline budget, or on a dirty scheduler: dropped
-    // here either way.
-    match validate_with(env, &validator, instance, mode, &walk_budget, inline) {
+    // Filed for the next call with this schema and these options. Inline,
+    // a term too large to copy here is not filed (`insert_standard` says
+    // so): the call goes on uncached.
+    if let Some((hash, key)) = filing {
+        cache::insert_standard(schema, hash, Arc::clone(&validator), key, caller);
+    }
+    // Compiled within the inline budget, or on a dirty scheduler; dropped
+    // here unless the cache keeps it.
+    validate_shared(env, &validator, instance, mode, &walk_budget, inline)
+}
+
+/// What a schema map's compile is filed under in the cache, besides the
+/// term: its dialect and format mode. `None` (compiled for the call alone)
+/// when the cache is off, when the call gives `resources:` (their terms
+/// would be part of what the entry is found by), or for an option the
+/// compile refuses.
+fn cache_key(dialect: Atom, resources: Term<'_>, formats: Atom) -> Option<StandardKey> {
+    if !cache::enabled() || resources.map_size().ok()? != 0 {
+        return None;
+    }
+    Some(StandardKey {
+        dialect: dialect_of(dialect)?,
+        formats: format_mode(formats),
+    })
+}
+
+fn format_mode(formats: Atom) -> FormatMode {
+    if formats == atoms::assert() {
+        FormatMode::Assert
+    } else {
+        FormatMode::Annotate
+    }
+}
+
+/// Validates against a compiled schema shared with the cache (or about to
+/// be dropped). Inline, a walk past the budget answers `{:dirty_validate,
+/// resource}`: the compiled schema, for the dirty walk.
+fn validate_shared<'a>(
+    env: Env<'a>,
+    validator: &Arc<Validator>,
+    instance: Term<'a>,
+    mode: Atom,
+    budget: &Budget,
+    inline: bool,
+) -> Term<'a> {
+    match validate_with(env, validator, instance, mode, budget, inline) {
         Some(answer) => answer,
         None if !inline => limit_error(env, Limit::Work),
-        None => match resource::make_standard(env, Arc::new(validator)) {
+        None => match resource::make_standard(env, Arc::clone(validator)) {
             Some(resource) => (atoms::dirty_validate(), resource).encode(env),
             None => compile_error(env, &CompileError::CompileBudget),
         },

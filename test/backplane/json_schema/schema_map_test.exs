@@ -1,6 +1,7 @@
 defmodule Backplane.JSONSchema.SchemaMapTest do
-  # `validate/2` and `valid?/2` given a schema map compile it for the call
-  # and validate in one NIF call that keeps nothing. Past the compile's
+  # `validate/2` and `valid?/2` given a schema map compile it (or find it
+  # in the schema cache: json_schema/cache_test.exs) and validate in one
+  # NIF call. Past the compile's
   # inline budget both run on a dirty scheduler in one call; past the
   # walk's, the compiled schema comes back for the dirty walk. Every path
   # answers what `compile/2` and the compiled schema answer.
