@@ -167,6 +167,42 @@ defmodule Backplane.JSONSchema.CacheTest do
     assert %{entries: 2, misses: 4, hits: 0} = InputSchema.cache_info()
   end
 
+  test "concurrent callers of both entry points, evicting each other, get each schema's own answers" do
+    InputSchema.configure_cache(max_entries: 4)
+
+    # Schema i takes strings of at least i characters; the gateway's copy of
+    # a schema takes an object whose "s" is such a string.
+    standard = for i <- 1..12, do: {%{"type" => "string", "minLength" => i}, i}
+
+    gateway =
+      for i <- 1..12,
+          do: {%{"properties" => %{"s" => %{"type" => "string", "minLength" => i}}}, i}
+
+    tasks =
+      for worker <- 1..8 do
+        Task.async(fn ->
+          for round <- 1..150 do
+            {schema, i} = Enum.at(standard, rem(worker * 7 + round, 12))
+            {gateway_schema, j} = Enum.at(gateway, rem(worker * 5 + round, 12))
+            ok = String.duplicate("a", i)
+            short = String.duplicate("a", i - 1)
+
+            JSONSchema.valid?(schema, ok) and not JSONSchema.valid?(schema, short) and
+              JSONSchema.validate(schema, short) ==
+                failure("minLength", "string is shorter than #{i} characters") and
+              match?(
+                {:ok, _},
+                InputSchema.validate(gateway_schema, %{"s" => String.duplicate("a", j)})
+              )
+          end
+        end)
+      end
+
+    assert tasks |> Task.await_many(60_000) |> List.flatten() |> Enum.all?()
+    assert %{entries: entries} = InputSchema.cache_info()
+    assert entries <= 4
+  end
+
   test "a schema map past the inline bounds is looked up and filed on a dirty scheduler" do
     # More top-level property names than the calling scheduler hashes (256).
     schema = %{"properties" => Map.new(1..300, &{"p#{&1}", %{"type" => "integer"}})}
