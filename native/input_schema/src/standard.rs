@@ -643,9 +643,12 @@ fn check<'a>(
     };
     // Filed for the next call with this schema and these options. Inline,
     // a term too large to copy here is not filed (`insert_standard` says
-    // so): the call goes on uncached.
+    // so): the dirty half compiles it again and files it, as the gateway's
+    // does, and later calls find it there.
     if let Some((hash, key)) = filing {
-        cache::insert_standard(schema, hash, Arc::clone(&validator), key, caller);
+        if !cache::insert_standard(schema, hash, Arc::clone(&validator), key, caller) {
+            return atoms::dirty().encode(env);
+        }
     }
     // Compiled within the inline budget, or on a dirty scheduler; dropped
     // here unless the cache keeps it.

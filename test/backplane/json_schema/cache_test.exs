@@ -220,6 +220,20 @@ defmodule Backplane.JSONSchema.CacheTest do
     assert %{entries: 1, misses: 1, hits: 3} = InputSchema.cache_info()
   end
 
+  test "a schema map larger than the calling scheduler copies is filed by the dirty half" do
+    # 40 KB of description: few terms (it compiles within the inline
+    # budget), but more than the 32 KiB the calling scheduler copies.
+    schema = %{"type" => "integer", "description" => String.duplicate("d", 40_000)}
+
+    for _ <- 1..2 do
+      assert Native.json_schema_check(schema, 1, :valid, :draft2020_12, %{}, :annotate) == :dirty
+      assert JSONSchema.valid?(schema, 1)
+      refute JSONSchema.valid?(schema, "1")
+    end
+
+    assert %{entries: 1, misses: 1, hits: 3} = InputSchema.cache_info()
+  end
+
   test "a walk past the inline budget on a cached schema finishes on a dirty scheduler" do
     schema = %{"type" => "array", "items" => %{"type" => "integer", "minimum" => 0}}
     long = Enum.to_list(1..20_000)
