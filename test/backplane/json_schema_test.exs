@@ -76,7 +76,7 @@ defmodule Backplane.JSONSchemaTest do
       assert List.last(errors).instance_location == "/63"
     end
 
-    test "a schema map is compiled for the call; a boolean schema works" do
+    test "a schema map is taken in place of a compiled schema; a boolean schema works" do
       assert JSONSchema.validate(true, %{"anything" => [1]}) == :ok
 
       assert {:error, [%ValidationError{keyword: "false", instance_location: ""}]} =
