@@ -98,10 +98,31 @@ fn check_arguments<'a>(
             Outcome::OverBudget => return None,
         }
     };
-    Some(match outcome {
+    Some(answer(env, arguments, outcome))
+}
+
+/// Validates `arguments` (a map) against a compiled schema with the
+/// schema's whole walk budget (on a dirty scheduler): its end is the
+/// work-limit failure, which an all-errors list ends with.
+fn check_arguments_whole<'a>(
+    env: Env<'a>,
+    schema: &CompiledSchema,
+    arguments: Term<'a>,
+    all_errors: bool,
+) -> Term<'a> {
+    let outcome = if all_errors {
+        validate::validate_all(schema, BeamTerm(arguments)).map_err(|errors| argument_errors(env, &errors))
+    } else {
+        validate::validate(schema, BeamTerm(arguments)).map_err(|error| argument_error(env, &error))
+    };
+    answer(env, arguments, outcome)
+}
+
+fn answer<'a>(env: Env<'a>, arguments: Term<'a>, outcome: Result<(), Term<'a>>) -> Term<'a> {
+    match outcome {
         Ok(()) => (atom::ok(), arguments).encode(env),
         Err(error) => error_tuple(env, error),
-    })
+    }
 }
 
 /// The entry checks of `validate/2`, in the contract's order.
@@ -373,12 +394,8 @@ fn check_compiled<'a>(
     };
     match budget {
         Some(budget) => check_arguments(env, schema, arguments, all_errors, budget),
-        // The schema's walk budget is finite only with `$ref`; its end is
-        // the work-limit failure.
-        None => Some(
-            check_arguments(env, schema, arguments, all_errors, &validate::walk_budget(schema))
-                .unwrap_or_else(|| work_limit(env, all_errors)),
-        ),
+        // The schema's walk budget is finite only with `$ref`.
+        None => Some(check_arguments_whole(env, schema, arguments, all_errors)),
     }
 }
 
@@ -405,16 +422,6 @@ fn compile_source_dirty<'a>(
             Err(error) => error,
         }
     })
-}
-
-fn work_limit(env: Env<'_>, all_errors: bool) -> Term<'_> {
-    let error = validate::work_limit();
-    let error = if all_errors {
-        argument_errors(env, &[error])
-    } else {
-        argument_error(env, &error)
-    };
-    error_tuple(env, error)
 }
 
 /// The inline half of validating against a compiled schema; `:dirty` when
@@ -566,10 +573,7 @@ fn stack_use<'a>(env: Env<'a>, op: rustler::Atom, grow: bool, a: Term<'a>, b: Te
         } else if op == stack_atoms::validate() || op == stack_atoms::validate_all() {
             let all = op == stack_atoms::validate_all();
             probe::measure(grow, || match compiled() {
-                Ok(schema) => {
-                    let budget = validate::walk_budget(&schema);
-                    check_arguments(env, &schema, b, all, &budget).unwrap_or_else(|| work_limit(env, all))
-                }
+                Ok(schema) => check_arguments_whole(env, &schema, b, all),
                 Err(error) => error,
             })
         } else if op == stack_atoms::decode_json() {

@@ -209,27 +209,49 @@ fn in_order<'a, V: Value<'a>>(
 
 /// Validates arguments and collects every failure, in document order, up to
 /// [`MAX_ERRORS`]. The first is the one [`validate`] returns. An aborting
-/// failure ends the walk and is the last one listed.
+/// failure ends the walk and is the last one listed; so does the work
+/// limit, after the failures listed before the walk ran out of work.
 pub fn validate_all<'a, V: Value<'a>>(
     schema: &CompiledSchema,
     arguments: V,
 ) -> Result<(), Vec<ArgumentError<V>>> {
-    match validate_all_within(schema, arguments, &walk_budget(schema)) {
-        Outcome::Valid => Ok(()),
-        Outcome::Invalid(errors) => Err(errors),
-        Outcome::OverBudget => Err(vec![work_limit()]),
+    match collect_within(schema, arguments, &walk_budget(schema)) {
+        Collected::Decided(Outcome::Valid) => Ok(()),
+        Collected::Decided(Outcome::Invalid(errors)) => Err(errors),
+        Collected::Decided(Outcome::OverBudget) => Err(vec![work_limit()]),
+        Collected::Cut(mut errors) => {
+            // Fewer than the cap: the walk ends at the cap.
+            errors.push(work_limit());
+            Err(errors)
+        }
     }
 }
 
-/// [`validate_all`] within a work budget.
+/// [`validate_all`] within a work budget: `OverBudget` as soon as it runs
+/// out, whatever was listed by then, so that a call given more work (the
+/// dirty scheduler's) decides it as [`validate_all`] does.
 pub fn validate_all_within<'a, V: Value<'a>>(
     schema: &CompiledSchema,
     arguments: V,
     budget: &Budget,
 ) -> Outcome<Vec<ArgumentError<V>>> {
+    match collect_within(schema, arguments, budget) {
+        Collected::Decided(outcome) => outcome,
+        Collected::Cut(_) => Outcome::OverBudget,
+    }
+}
+
+/// What the all-errors walk found within a budget.
+enum Collected<V> {
+    Decided(Outcome<Vec<ArgumentError<V>>>),
+    /// The budget ran out after these failures (perhaps none).
+    Cut(Vec<ArgumentError<V>>),
+}
+
+fn collect_within<'a, V: Value<'a>>(schema: &CompiledSchema, arguments: V, budget: &Budget) -> Collected<V> {
     let root = root_path();
     if let Some(outcome) = optimistic(schema, arguments, budget) {
-        return outcome;
+        return Collected::Decided(outcome);
     }
     let collector = RefCell::new(Vec::new());
     let walk = Walk::new(Mode::Collect(&collector), budget, schema);
@@ -237,15 +259,15 @@ pub fn validate_all_within<'a, V: Value<'a>>(
     let mut errors = collector.into_inner();
     match outcome {
         Ok(()) | Err(Failure::Full) => {}
-        Err(Failure::OverBudget) => return Outcome::OverBudget,
+        Err(Failure::OverBudget) => return Collected::Cut(errors),
         Err(Failure::Error(error)) => errors.push(*error),
         Err(Failure::Mismatch) => errors.push(ArgumentError::NoAnyOfMatch { path: root.render() }),
     }
-    if errors.is_empty() {
+    Collected::Decided(if errors.is_empty() {
         Outcome::Valid
     } else {
         Outcome::Invalid(errors)
-    }
+    })
 }
 
 /// The walk for valid arguments, which most are: `Valid` or `OverBudget`

@@ -16,7 +16,8 @@ use input_schema_core::error::{ArgumentError, Class};
 use input_schema_core::json::JsonRef;
 use input_schema_core::schema::{compile, CompiledSchema};
 use input_schema_core::validate::{
-    validate, validate_within, Budget, Outcome, MAX_WALK_FRAMES, REF_WALK_BUDGET,
+    validate, validate_all, validate_all_within, validate_within, Budget, Outcome, MAX_WALK_FRAMES,
+    REF_WALK_BUDGET,
 };
 use serde_json::{json, Value};
 
@@ -189,6 +190,56 @@ fn a_walk_past_the_reference_work_limit_fails_closed() {
     assert!(error.is_aborting());
     // A few items stay within it.
     assert!(validate(&schema, JsonRef::from(&json!({"a": [1, 2, 3]}))).is_ok());
+}
+
+/// Found by the fuzzer (`oracle_schemas`): with every error listed, a walk
+/// that fails and then runs out of work lists the failures found before
+/// the work limit, which ends the list as an aborting failure does. The
+/// first is the first-error walk's, which stops at it within the limit.
+#[test]
+fn every_error_lists_the_failures_before_the_work_limit() {
+    let mut schema = doubling(14);
+    schema["properties"]["0"] = json!({"type": "string"});
+    let schema = compiled(&schema);
+    let items: Vec<Value> = (0..400).map(|i| json!(i)).collect();
+    let arguments = json!({"0": 1, "a": items});
+
+    let first = validate(&schema, JsonRef::from(&arguments)).unwrap_err();
+    assert_eq!(
+        (first.class(), first.to_string(), first.path().to_vec()),
+        (
+            Class::Validation,
+            "tool argument has the wrong type".to_string(),
+            b"$arguments.0".to_vec()
+        )
+    );
+    let all = validate_all(&schema, JsonRef::from(&arguments)).unwrap_err();
+    let listed: Vec<_> = all
+        .iter()
+        .map(|e| (e.class(), e.to_string(), e.path().to_vec()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                Class::Validation,
+                "tool argument has the wrong type".to_string(),
+                b"$arguments.0".to_vec()
+            ),
+            (
+                Class::ExecutionFailure,
+                "tool argument validation exceeds the supported work".to_string(),
+                b"$arguments".to_vec()
+            ),
+        ]
+    );
+    // Within a smaller budget the walk is undecided, not cut short: a call
+    // given more work decides it.
+    let small = Budget::new(10_000);
+    assert!(matches!(
+        validate_all_within(&schema, JsonRef::from(&arguments), &small),
+        Outcome::OverBudget
+    ));
 }
 
 fn tree(nodes: usize) -> Value {

@@ -151,6 +151,52 @@ defmodule Backplane.AgentRuntime.InputSchema.AllErrorsTest do
            ]
   end
 
+  test "a walk that fails and then runs out of work lists the failures before the work limit" do
+    # Each item of "a" meets 2^14 references; 400 items pass the work limit
+    # for schemas with $ref (5,000,000 units). "0" fails first, within it.
+    defs =
+      Map.new(0..13, fn i ->
+        next = %{"$ref" => "#/$defs/d#{i + 1}"}
+        {"d#{i}", %{"allOf" => [next, next]}}
+      end)
+
+    schema = %{
+      "type" => "object",
+      "properties" => %{
+        "0" => %{"type" => "string"},
+        "a" => %{"type" => "array", "items" => %{"$ref" => "#/$defs/d0"}}
+      },
+      "$defs" => Map.put(defs, "d14", %{"type" => "integer"})
+    }
+
+    arguments = %{"0" => 1, "a" => Enum.to_list(1..400)}
+    {:ok, compiled} = InputSchema.compile(schema)
+
+    for s <- [schema, compiled] do
+      assert {:error, first} = InputSchema.validate(s, arguments)
+
+      assert {first.class, first.message, first.details} ==
+               {:validation, "tool argument has the wrong type",
+                %{path: "$arguments.0", type: "string"}}
+
+      assert {:error, all} = InputSchema.validate(s, arguments, errors: :all)
+      assert strip(all) === first
+
+      assert all.details.errors == [
+               %{
+                 class: :validation,
+                 message: "tool argument has the wrong type",
+                 details: %{path: "$arguments.0", type: "string"}
+               },
+               %{
+                 class: :execution_failure,
+                 message: "tool argument validation exceeds the supported work",
+                 details: %{path: "$arguments", reason: :work}
+               }
+             ]
+    end
+  end
+
   test "schema errors are not affected" do
     assert InputSchema.validate(%{"$ref" => "x"}, %{}, errors: :all) ==
              InputSchema.validate(%{"$ref" => "x"}, %{})
