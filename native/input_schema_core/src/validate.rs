@@ -220,7 +220,8 @@ pub fn validate_all<'a, V: Value<'a>>(
         Collected::Decided(Outcome::Invalid(errors)) => Err(errors),
         Collected::Decided(Outcome::OverBudget) => Err(vec![work_limit()]),
         Collected::Cut(mut errors) => {
-            // Fewer than the cap: the walk ends at the cap.
+            // Fewer than the cap (a full list ends the walk before the
+            // budget can): with the work limit, at most the cap.
             errors.push(work_limit());
             Err(errors)
         }
