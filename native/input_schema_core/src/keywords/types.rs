@@ -483,6 +483,7 @@ pub(crate) fn gateway_choices<'a, V: Value<'a>>(
         path.charge(value.list_len().unwrap_or(0) as u64)?;
         let mut choices = Vec::new();
         for (index, choice) in value.list_items().enumerate() {
+            gateway_datum_fits(choice, depth + 1, path)?;
             let datum = gateway_datum(choice, depth + 1, SchemaError::MalformedEnum)
                 .map_err(|e| at.child(GatewayStep::Index(index)).fail(e))?;
             path.charge(datum_units(&datum))?;
@@ -491,12 +492,87 @@ pub(crate) fn gateway_choices<'a, V: Value<'a>>(
         node.choices = Some(Choices::new(choices));
     }
     if let Some(value) = gateway::get(slots, gateway::Keyword::Const) {
+        gateway_datum_fits(value, depth, path)?;
         let datum = gateway_datum(value, depth, SchemaError::MalformedConst)
             .map_err(|e| path.keyword(gateway::Keyword::Const).fail(e))?;
         path.charge(datum_units(&datum))?;
         node.constant = Some(datum);
     }
     Ok(())
+}
+
+/// Fails as the charge for `value`'s copy ([`datum_units`]) would, before
+/// the copy is made, when the budget left cannot pay for it: each value
+/// copied costs at least a `Datum`'s size, so more values than the units
+/// left can pay for at that size are refused after counting that many.
+/// A term that shares its subterms is small in memory and as large as its
+/// flat expansion copied: a `const` of a few KiB on the heap can stand for
+/// hundreds of millions of values, which the copy would allocate before
+/// the charge after it could refuse them. The count walks the value as
+/// the copy does ([`gateway_datum`] at `depth`) and leaves to the copy
+/// whatever it would refuse first (too deep, not JSON).
+fn gateway_datum_fits<'a, V: Value<'a>>(
+    value: V,
+    depth: usize,
+    path: &gateway::SchemaPath<'_, V>,
+) -> GatewayCompiled<(), V> {
+    let left = path.units_left();
+    // `datum_units` of n values is at least n * size / 16 - 1 (rounded down).
+    let size = std::mem::size_of::<Datum>() as u64;
+    let most = left.saturating_add(1).saturating_mul(16) / size.max(1) + 1;
+    let mut counted = 1u64;
+    let depth_left = gateway::MAX_SCHEMA_DEPTH.saturating_sub(depth);
+    match count_values(value, depth_left, &mut counted, most) {
+        Counted::Over => path.charge(left.saturating_add(1)),
+        Counted::Fits | Counted::CopyFails => Ok(()),
+    }
+}
+
+enum Counted {
+    Fits,
+    /// More than the most: the copy must not be made.
+    Over,
+    /// The copy stops here with an error of its own, before the most.
+    CopyFails,
+}
+
+/// Counts `value`'s values into `counted`, in the order and with the checks
+/// of `Datum::from_json_value`, up to `most`.
+fn count_values<'a, V: Value<'a>>(value: V, depth_left: usize, counted: &mut u64, most: u64) -> Counted {
+    crate::stack::deep(|| {
+        let children: Box<dyn Iterator<Item = Option<V>>> = match value.shape() {
+            Shape::List => {
+                if value.list_len().is_none() {
+                    return Counted::CopyFails;
+                }
+                Box::new(value.list_items().map(Some))
+            }
+            Shape::Map if !value.is_struct() => Box::new(
+                value
+                    .map_entries()
+                    .map(|(key, item)| matches!(key.shape(), Shape::Binary(_)).then_some(item)),
+            ),
+            Shape::Map | Shape::Atom | Shape::Other => return Counted::CopyFails,
+            _ => return Counted::Fits,
+        };
+        let Some(depth_left) = depth_left.checked_sub(1) else {
+            return Counted::CopyFails;
+        };
+        for child in children {
+            let Some(child) = child else {
+                return Counted::CopyFails;
+            };
+            *counted += 1;
+            if *counted > most {
+                return Counted::Over;
+            }
+            match count_values(child, depth_left, counted, most) {
+                Counted::Fits => {}
+                stop => return stop,
+            }
+        }
+        Counted::Fits
+    })
 }
 
 /// Work units for an `enum` choice or `const` value: reading it and

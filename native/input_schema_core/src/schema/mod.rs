@@ -313,6 +313,12 @@ impl<'p, 'a, V: Value<'a>> SchemaPath<'p, V> {
         self.cx.budget.charge(units).map_err(|_| Stop::OverBudget)
     }
 
+    /// Units [`Self::charge`] can still take before it fails.
+    pub(crate) fn units_left(&self) -> u64 {
+        let limit_left = self.cx.limit.saturating_sub(self.cx.spent.get());
+        limit_left.min(self.cx.budget.left() as u64)
+    }
+
     pub(crate) fn spend(&self, units: u64, reason: BudgetReason) -> Compiled<(), V> {
         let spent = self.cx.spent.get().saturating_add(units);
         if spent > self.cx.limit {

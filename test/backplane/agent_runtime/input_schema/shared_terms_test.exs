@@ -58,4 +58,38 @@ defmodule Backplane.AgentRuntime.InputSchema.SharedTermsTest do
     Backplane.AgentRuntime.InputSchema.Memory.settle()
     assert :erlang.memory(:total) - before < 200_000_000
   end
+
+  # Found by the term test on a sample of the fuzz corpora: a `const` (or an
+  # `enum` choice) whose value shares one map 13,621 times was copied
+  # whole, 185 million values, before its copy was charged to the compile
+  # budget; the VM was killed for memory at 24 GB. Now the copy is refused
+  # before it is made when the budget left cannot pay for it.
+  test "a const or enum value that shares its subterms is refused by the compile budget before it is copied" do
+    inner = Map.new(1..13_621, &{"k#{&1}", 1})
+    wide = Map.new(1..13_621, &{"k#{&1}", inner})
+    nested = %{"type" => "object", "const" => %{"type" => "object", "const" => wide}}
+    before = :erlang.memory(:total)
+
+    for schema <- [
+          %{"const" => wide},
+          %{"const" => nested},
+          %{"enum" => [1, wide]},
+          %{"properties" => %{"a" => %{"enum" => [wide]}}}
+        ] do
+      budget = {:validation, "tool schema exceeds the supported compile budget", %{reason: :work}}
+      assert_result(InputSchema.validate_schema(schema), budget)
+      assert_result(InputSchema.validate(schema, %{}), budget)
+      assert_result(InputSchema.validate(schema, %{}, errors: :all), budget)
+      assert_result(InputSchema.compile(schema), budget)
+    end
+
+    # A value the budget pays for is copied and compared as before.
+    small = Map.new(1..10, &{"k#{&1}", 1})
+
+    assert InputSchema.validate(%{"const" => %{"a" => small}}, %{"a" => small}) ==
+             {:ok, %{"a" => small}}
+
+    Backplane.AgentRuntime.InputSchema.Memory.settle()
+    assert :erlang.memory(:total) - before < 200_000_000
+  end
 end
