@@ -160,7 +160,8 @@ pub(crate) enum Keyword {
     UnevaluatedProperties(NodeId),
     UnevaluatedItems(NodeId),
     // Validation.
-    Type(u8),
+    /// The type bits, and the names as written (for reports only).
+    Type(u8, types::Written),
     Enum(Box<[Datum]>),
     Const(Datum),
     MultipleOf(Number),

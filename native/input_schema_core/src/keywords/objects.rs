@@ -620,7 +620,7 @@ impl Walk<'_> {
         for (i, name) in names.iter().enumerate() {
             self.charge(1)?;
             if !present.has(i, name) {
-                let passed = self.fail(at, kp, ip, |m| {
+                let passed = self.fail_part(at, i, kp, ip, |m| {
                     m.then("required property ").quoted(name).then(" is missing")
                 })?;
                 if self.stops(passed, &mut valid) {

@@ -67,7 +67,7 @@ pub(crate) fn pattern(
         PatternError::NeedsBacktracking => refused(
             "it needs backtracking (a backreference or lookaround), which linear-time matching cannot run",
         ),
-        _ => refused("it is not a valid ECMAScript regular expression"),
+        _ => refused(crate::standard::output::PATTERN_INVALID),
     })?;
     c.budget
         .charge(pattern.build_units())

@@ -81,14 +81,20 @@ pub(crate) const FLOATS_ARE_NEVER_INTEGERS: u8 = 128;
 
 pub(crate) fn compile_type(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json) -> Compiled {
     let malformed = || at.invalid("type", "a type name or a list of type names");
-    let bits = match value {
-        Json::String(name) => type_bit(name).ok_or_else(malformed)?,
+    let (bits, written) = match value {
+        Json::String(name) => {
+            let bit = type_bit(name).ok_or_else(malformed)?;
+            (bit, Written::ONE.then(bit))
+        }
         Json::Array(names) => {
             let mut bits = 0;
+            let mut written = Written::LIST;
             for name in names {
-                bits |= name.as_str().and_then(type_bit).ok_or_else(malformed)?;
+                let bit = name.as_str().and_then(type_bit).ok_or_else(malformed)?;
+                bits |= bit;
+                written = written.then(bit);
             }
-            bits
+            (bits, written)
         }
         _ => return Err(malformed()),
     };
@@ -97,8 +103,58 @@ pub(crate) fn compile_type(_c: &mut Compiler<'_>, at: &At<'_, '_>, value: &Json)
     } else {
         0
     };
-    entry("type", Keyword::Type(bits | strict))
+    entry("type", Keyword::Type(bits | strict, written))
 }
+
+/// The names a `type` keyword was written with, in their order, and
+/// whether as a list: what a caller that reports the expected types as
+/// data gets back (`Validator::constraint`). Seven three-bit codes (a
+/// type's bit position plus one; the metaschemas require the names to be
+/// unique, so seven is every name) and the list flag, in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Written(u32);
+
+impl Written {
+    const ONE: Written = Written(0);
+    const LIST: Written = Written(1 << 31);
+    const CODES: u32 = 7;
+
+    /// This order with the type of `bit` after the names so far (past
+    /// seven names, unchanged).
+    fn then(self, bit: u8) -> Written {
+        let code = bit.trailing_zeros() + 1;
+        match (0..Self::CODES).find(|i| (self.0 >> (3 * i)) & 7 == 0) {
+            Some(i) => Written(self.0 | (code << (3 * i))),
+            None => self,
+        }
+    }
+
+    /// The names, in the order written, and whether they were a list.
+    pub fn names(self) -> (Vec<&'static str>, bool) {
+        let names = (0..Self::CODES)
+            .map(|i| (self.0 >> (3 * i)) & 7)
+            .take_while(|&code| code != 0)
+            .filter_map(|code| type_name(1 << (code - 1)))
+            .collect();
+        (names, self.0 & Self::LIST.0 != 0)
+    }
+}
+
+/// The name of the type of one bit.
+fn type_name(bit: u8) -> Option<&'static str> {
+    TYPE_NAMES.iter().find(|(b, _)| *b == bit).map(|(_, name)| *name)
+}
+
+/// Every type's bit and name, in the order messages list them.
+const TYPE_NAMES: [(u8, &str); 7] = [
+    (NULL, "null"),
+    (BOOLEAN, "boolean"),
+    (INTEGER, "integer"),
+    (NUMBER, "number"),
+    (STRING, "string"),
+    (ARRAY, "array"),
+    (OBJECT, "object"),
+];
 
 /// Units per value of a `const` or `enum` choice copied (each value is an
 /// allocation or two: 110 ns a value for a few hundred, 220 ns for
@@ -218,17 +274,8 @@ pub(crate) fn instance_type_of<'a, V: Value<'a>>(kind: Kind, instance: V, floats
 
 /// Appends the names of the types in `bits`, comma-separated.
 fn push_type_names(out: &mut String, bits: u8) {
-    let names = [
-        (NULL, "null"),
-        (BOOLEAN, "boolean"),
-        (INTEGER, "integer"),
-        (NUMBER, "number"),
-        (STRING, "string"),
-        (ARRAY, "array"),
-        (OBJECT, "object"),
-    ];
     let mut first = true;
-    for (_, name) in names.iter().filter(|(bit, _)| bits & bit != 0) {
+    for (_, name) in TYPE_NAMES.iter().filter(|(bit, _)| bits & bit != 0) {
         if !first {
             out.push_str(", ");
         }

@@ -97,6 +97,9 @@ pub(crate) struct Compiler<'s> {
     /// Entries a keyword adds in its place, after its own if it has one
     /// (`dependencies`: its two halves).
     pub extra: Vec<Entry>,
+    /// Where given (`compile_past_dangling`), a reference that resolves
+    /// nowhere compiles to a `false` schema and the first is kept here.
+    dangling: Option<&'s Cell<Option<CompileError>>>,
 }
 
 /// Checks `schema` against the metaschema its `$schema` (or the options'
@@ -149,27 +152,31 @@ pub(crate) fn check_metaschema(
     {
         return Ok(());
     }
-    let failures = match validator.validate_within(JsonRef::from(schema), budget) {
-        Ok(failures) => failures,
+    let report = match validator.report_within(JsonRef::from(schema), budget) {
+        Ok(report) => report,
         // The schema, read as an instance, nests past the walk's depth:
         // the document scan says whether it nests past the schema depth
         // limit, and where.
         Err(super::Limit::Depth) => return Err(too_deep(schema, options.dialect, budget)),
         Err(super::Limit::Work) => return Err(CompileError::CompileBudget),
     };
-    if failures.is_empty() {
+    if report.is_empty() {
         return Ok(());
     }
+    let failures = report
+        .units()
+        .into_iter()
+        .zip(report.spans())
+        .map(|(unit, spans)| MetaschemaFailure {
+            pointer: unit.instance_location,
+            keyword: unit.keyword,
+            message: unit.message,
+            constraint: validator.constraint(spans),
+        })
+        .collect();
     Err(CompileError::Metaschema {
         metaschema: metaschema_uri,
-        failures: failures
-            .into_iter()
-            .map(|unit| MetaschemaFailure {
-                pointer: unit.instance_location,
-                keyword: unit.keyword,
-                message: unit.message,
-            })
-            .collect(),
+        failures,
     })
 }
 
@@ -197,6 +204,43 @@ pub(crate) fn compile(
     inline: bool,
     deferred: Option<&Cell<u64>>,
 ) -> Result<Validator, CompileError> {
+    compile_as(schema, options, budget, limits, inline, deferred, None)
+}
+
+/// [`compile`] that goes on past a reference that resolves nowhere (it
+/// compiles to a `false` schema) and answers the first such reference met
+/// beside the validator, so that a caller can report every other compile
+/// error before it. The validator is never to be used when one is
+/// answered.
+pub(crate) fn compile_past_dangling(
+    schema: &Json,
+    options: &Options,
+    budget: &Budget,
+    inline: bool,
+    deferred: Option<&Cell<u64>>,
+) -> Result<(Validator, Option<CompileError>), CompileError> {
+    let dangling = Cell::new(None);
+    let validator = compile_as(
+        schema,
+        options,
+        budget,
+        Limits::default(),
+        inline,
+        deferred,
+        Some(&dangling),
+    )?;
+    Ok((validator, dangling.take()))
+}
+
+fn compile_as(
+    schema: &Json,
+    options: &Options,
+    budget: &Budget,
+    limits: Limits,
+    inline: bool,
+    deferred: Option<&Cell<u64>>,
+    dangling: Option<&Cell<Option<CompileError>>>,
+) -> Result<Validator, CompileError> {
     let registry = Registry::new(limits);
     let resource_ids = HashMap::with_hasher(registry.hasher.clone());
     let mut c = Compiler {
@@ -215,6 +259,7 @@ pub(crate) fn compile(
         dynamic: false,
         bytes: 0,
         extra: Vec::new(),
+        dangling,
     };
     c.registry.add_resources(&options.resources);
     let doc = c
@@ -389,14 +434,34 @@ impl<'s> Compiler<'s> {
             pointer: at.pointer(key),
             uri: target.clone(),
         };
-        let Some(place) = self.registry.lookup(&target, at.scope.dialect, self.budget)? else {
-            return Err(unresolved());
-        };
-        let Some(value) = self.registry.value(&place) else {
-            return Err(unresolved());
+        let found = self.registry.lookup(&target, at.scope.dialect, self.budget)?;
+        let Some((place, value)) =
+            found.and_then(|place| Some((place.clone(), self.registry.value(&place)?)))
+        else {
+            let Some(dangling) = self.dangling else {
+                return Err(unresolved());
+            };
+            if let Some(first) = dangling.take().or_else(|| Some(unresolved())) {
+                dangling.set(Some(first));
+            }
+            return Ok((self.rejecting_node(), at.place.clone()));
         };
         let scope = self.scope_at(&place, None, Some(value));
         Ok((self.node_for(place.clone(), scope, Some(value)), place))
+    }
+
+    /// A node of its own that holds `false`, compiled already: what a
+    /// reference that resolves nowhere stands for in
+    /// `compile_past_dangling`.
+    fn rejecting_node(&mut self) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(Node {
+            body: Body::Reject,
+            resource: 0,
+            location: Box::from(""),
+            recursive_anchor: false,
+        });
+        id
     }
 
     /// The resource a scope belongs to, registered on first sight with its

@@ -11,6 +11,7 @@
 
 pub(crate) mod compiler;
 pub mod dialect;
+pub mod documents;
 mod known_valid;
 pub(crate) mod output;
 pub(crate) mod plan;
@@ -27,7 +28,7 @@ use crate::budget::Budget;
 use crate::value::Value;
 
 pub use dialect::Dialect;
-pub use output::{CompileError, Limit, MetaschemaFailure, OutputUnit, Report, UnitSpans};
+pub use output::{CompileError, Constraint, Limit, MetaschemaFailure, OutputUnit, Report, UnitSpans};
 pub use vocabulary::Vocabularies;
 
 pub(crate) use crate::keywords::NodeId;
@@ -170,6 +171,48 @@ impl Validator {
         })
     }
 
+    /// The metaschema check of [`Validator::compile_within`] alone (inline:
+    /// as [`Validator::compile_inline`] runs it), for a profile that orders
+    /// its own checks around it.
+    pub fn check_metaschema(
+        schema: &Json,
+        options: &Options,
+        budget: &Budget,
+        inline: bool,
+    ) -> Result<(), CompileError> {
+        crate::stack::deep(|| compiler::check_metaschema(schema, options, budget, inline))
+    }
+
+    /// The compile of [`Validator::compile_within`] (inline: of
+    /// [`Validator::compile_inline`]) without the metaschema check, going
+    /// on past a reference that resolves nowhere: the first such reference
+    /// the compile met comes back beside the validator, which must then not
+    /// be used. A profile that reports every other compile error before an
+    /// unresolved reference compiles this way.
+    pub fn compile_past_dangling(
+        schema: &Json,
+        options: &Options,
+        budget: &Budget,
+        inline: bool,
+    ) -> Result<(Validator, Option<CompileError>), CompileError> {
+        crate::stack::deep(|| {
+            let before = budget.left() as u64;
+            let deferred = std::cell::Cell::new(0);
+            let compiled = compiler::compile_past_dangling(
+                schema,
+                options,
+                budget,
+                inline,
+                inline.then_some(&deferred),
+            )?;
+            let spent = before.saturating_sub(budget.left() as u64);
+            if inline && spent.saturating_add(deferred.get()) > COMPILE_BUDGET {
+                return Err(CompileError::CompileBudget);
+            }
+            Ok(compiled)
+        })
+    }
+
     /// Where `schema` nests past [`MAX_SCHEMA_DEPTH`], as the compiler would
     /// report it (`CompileError::TooDeep`); `None` when it does not. For a
     /// reader that had to cut a document short: the schema-level place is
@@ -238,6 +281,30 @@ impl Validator {
     /// Heap bytes the compiled schema holds, approximately.
     pub fn approximate_bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// What the keyword a failure of this schema's names demanded, for the
+    /// keywords whose constraint a caller may report as data (bounds,
+    /// `type`, `required`); `None` for the others.
+    pub fn constraint(&self, unit: &UnitSpans) -> Option<Constraint> {
+        let node = self.nodes.get(unit.node as usize)?;
+        let crate::keywords::Body::Keywords(entries, _) = &node.body else {
+            return None;
+        };
+        let entry = entries.iter().find(|entry| entry.name == unit.keyword)?;
+        use crate::keywords::Keyword;
+        Some(match &entry.keyword {
+            Keyword::Minimum(n)
+            | Keyword::Maximum(n)
+            | Keyword::ExclusiveMinimum(n)
+            | Keyword::ExclusiveMaximum(n) => Constraint::Bound(n.clone()),
+            Keyword::Type(_, written) => {
+                let (names, listed) = written.names();
+                Constraint::Types { names, listed }
+            }
+            Keyword::Required(names) => Constraint::Property(names.get(unit.detail as usize)?.to_string()),
+            _ => return None,
+        })
     }
 }
 

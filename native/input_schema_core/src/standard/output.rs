@@ -34,7 +34,9 @@ pub struct Report {
     spans: Vec<UnitSpans>,
 }
 
-/// Where one failure's texts lie in [`Report::text`], in bytes.
+/// Where one failure's texts lie in [`Report::text`], in bytes, and which
+/// keyword of which node failed ([`super::Validator::constraint`] reads
+/// what it holds).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitSpans {
     pub keyword: &'static str,
@@ -42,6 +44,25 @@ pub struct UnitSpans {
     pub absolute_keyword_location: Option<Range<usize>>,
     pub instance_location: Range<usize>,
     pub message: Range<usize>,
+    /// The node whose keyword failed.
+    pub node: u32,
+    /// Which part of the keyword failed, where it has parts: the index of
+    /// the missing name of `required`; 0 otherwise.
+    pub detail: u32,
+}
+
+/// What a failing keyword demanded, as data: for callers that report a
+/// failure's constraint beside its message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Constraint {
+    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: the
+    /// bound, as written (an integer stays one, a float stays one).
+    Bound(Number),
+    /// `type`: the names in the order written, and whether they were
+    /// written as a list.
+    Types { names: Vec<&'static str>, listed: bool },
+    /// `required`: the name found missing.
+    Property(String),
 }
 
 impl Report {
@@ -192,6 +213,10 @@ pub enum Limit {
     Depth,
 }
 
+/// A `Pattern` error's reason when the pattern is no ECMAScript regular
+/// expression at all.
+pub(crate) const PATTERN_INVALID: &str = "it is not a valid ECMAScript regular expression";
+
 /// One place where a schema fails its metaschema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetaschemaFailure {
@@ -200,6 +225,8 @@ pub struct MetaschemaFailure {
     /// The metaschema keyword that failed.
     pub keyword: &'static str,
     pub message: String,
+    /// What the metaschema keyword demanded (`Validator::constraint`).
+    pub constraint: Option<Constraint>,
 }
 
 /// Why a schema did not compile.
@@ -253,6 +280,12 @@ impl CompileError {
             CompileError::CompileBudget => "compile_budget",
             CompileError::NotJson { .. } => "not_json",
         }
+    }
+
+    /// Whether a `Pattern` error's reason says the pattern is no ECMAScript
+    /// regular expression (rather than one this library declines).
+    pub fn is_invalid_pattern(reason: &str) -> bool {
+        reason == PATTERN_INVALID
     }
 
     /// Where in the schema, as a JSON Pointer, when known.

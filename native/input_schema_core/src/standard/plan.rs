@@ -277,7 +277,7 @@ pub(crate) fn plan(entries: &[Entry]) -> Option<Box<Plan>> {
             continue;
         }
         let folded = match &entry.keyword {
-            Keyword::Type(bits) if types.is_none() => {
+            Keyword::Type(bits, _) if types.is_none() => {
                 types = Some(*bits);
                 true
             }
@@ -682,7 +682,7 @@ pub(crate) fn type_alone(nodes: &[Node], id: NodeId) -> Option<u8> {
     match &nodes.get(id as usize)?.body {
         Body::Keywords(entries, _) => match &entries[..] {
             [Entry {
-                keyword: Keyword::Type(bits),
+                keyword: Keyword::Type(bits, _),
                 ..
             }] => Some(*bits),
             _ => None,
@@ -784,7 +784,7 @@ pub(crate) fn inline_subschemas(nodes: &mut [Node], dynamic: bool) {
 fn unevaluated_neutral(keyword: &Keyword) -> bool {
     matches!(
         keyword,
-        Keyword::Type(_)
+        Keyword::Type(..)
             | Keyword::Enum(_)
             | Keyword::Const(_)
             | Keyword::MultipleOf(_)

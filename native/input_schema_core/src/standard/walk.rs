@@ -495,6 +495,8 @@ pub(crate) fn validate<'a, V: Value<'a>>(
             absolute_keyword_location: None,
             instance_location: root,
             message,
+            node: v.root,
+            detail: 0,
         });
     }
     Ok(walk.report)
@@ -800,7 +802,7 @@ impl<'w> Walk<'w> {
         let leaf = match &node.body {
             Body::Accept => return Ok(true),
             Body::Reject => {
-                return self.fail_at(node, kp.last_key(), kp, ip, |m| {
+                return self.fail_at(node, kp.last_key(), 0, kp, ip, |m| {
                     m.then("no value is allowed here (the schema is false)")
                 })
             }
@@ -938,7 +940,7 @@ impl<'w> Walk<'w> {
             Keyword::UnevaluatedItems(schema) => {
                 self.check_unevaluated_items(&at, *schema, instance, &kp, ip, ann)
             }
-            Keyword::Type(types) => self.check_type(&at, *types, instance, &kp, ip),
+            Keyword::Type(types, _) => self.check_type(&at, *types, instance, &kp, ip),
             Keyword::Enum(choices) => self.check_enum(&at, choices, instance, &kp, ip),
             Keyword::Const(value) => self.check_const(&at, value, instance, &kp, ip),
             Keyword::MultipleOf(n) => self.check_multiple_of(&at, n, instance, &kp, ip),
@@ -975,18 +977,46 @@ impl<'w> Walk<'w> {
         ip: &Path<'_>,
         message: impl FnOnce(Message<'_>) -> Message<'_>,
     ) -> Step {
-        self.fail_at(at.node, at.name, kp, ip, message)
+        self.fail_at(at.node, at.name, 0, kp, ip, message)
+    }
+
+    /// [`Walk::fail`] of one part of a keyword (`detail`: see
+    /// `UnitSpans::detail`).
+    pub fn fail_part(
+        &mut self,
+        at: &At<'_>,
+        detail: usize,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+        message: impl FnOnce(Message<'_>) -> Message<'_>,
+    ) -> Step {
+        let detail = u32::try_from(detail).unwrap_or(u32::MAX);
+        self.fail_at(at.node, at.name, detail, kp, ip, message)
+    }
+
+    /// The index of `node` in the validator's node list: every node a
+    /// walk meets is one of them, so its address says which.
+    fn node_index(&self, node: &Node) -> u32 {
+        let size = std::mem::size_of::<Node>().max(1);
+        let offset = (std::ptr::from_ref(node) as usize).wrapping_sub(self.v.nodes.as_ptr() as usize);
+        let index = offset / size;
+        match self.v.nodes.get(index) {
+            Some(found) if std::ptr::eq(found, node) => index as u32,
+            _ => u32::MAX,
+        }
     }
 
     fn fail_at(
         &mut self,
         node: &Node,
         name: &'static str,
+        detail: u32,
         kp: &Path<'_>,
         ip: &Path<'_>,
         message: impl FnOnce(Message<'_>) -> Message<'_>,
     ) -> Step {
         if self.collect && !self.full {
+            let index = self.node_index(node);
             let report = &mut self.report;
             let keyword_location = report.write(|out| kp.render_into(out));
             let absolute_keyword_location = (!node.location.starts_with('#')).then(|| {
@@ -1008,6 +1038,8 @@ impl<'w> Walk<'w> {
                 absolute_keyword_location,
                 instance_location,
                 message,
+                node: index,
+                detail,
             });
             if self.report.len() >= self.v.limits.max_errors {
                 self.full = true;
