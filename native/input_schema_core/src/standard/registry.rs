@@ -291,6 +291,18 @@ pub(crate) struct Registry<'s> {
     /// The hasher of the tables above, for the compiler's own.
     pub hasher: RandomState,
     pub limits: Limits,
+    /// Every reference of every schema scanned, when asked for
+    /// (`collect_references`): what `documents::references` resolves.
+    collected: Option<Vec<Collected<'s>>>,
+}
+
+/// A reference the scan met: the keyword, its value, the scope it sits in
+/// (an index into the scan's scopes) and its place.
+pub(crate) struct Collected<'s> {
+    pub keyword: &'static str,
+    pub value: &'s str,
+    pub scope: u32,
+    pub place: Place,
 }
 
 /// The value a JSON Pointer names in `root` (RFC 6901, as
@@ -359,7 +371,38 @@ impl<'s> Registry<'s> {
             dynamic: HashMap::with_hasher(hasher.clone()),
             hasher,
             limits,
+            collected: None,
         }
+    }
+
+    /// From now on, every scan records the references it meets.
+    pub fn collect_references(&mut self) {
+        self.collected.get_or_insert_with(Vec::new);
+    }
+
+    /// The references recorded so far.
+    pub fn take_collected(&mut self) -> Vec<Collected<'s>> {
+        self.collected.take().unwrap_or_default()
+    }
+
+    /// The scope recorded at `index` (a [`Collected`]'s).
+    pub fn scope_at(&self, index: u32) -> Option<&Scope> {
+        self.scope_list.get(index as usize)
+    }
+
+    /// Scans every resource given and not scanned yet, under the URI it
+    /// was given with, in `dialect` unless its `$schema` says otherwise.
+    pub fn scan_pending(&mut self, dialect: Dialect, budget: &Budget) -> Result<(), CompileError> {
+        let mut pending: Vec<(String, usize)> = self.pending.drain().collect();
+        pending.sort_by_key(|(_, doc)| *doc);
+        for (given, doc) in pending {
+            self.scan(doc, &given, dialect, budget)?;
+            self.resources.entry(Rc::from(given.as_str())).or_insert(Place {
+                doc,
+                pointer: String::new(),
+            });
+        }
+        Ok(())
     }
 
     /// Adds the caller's resources (scanned when first needed).
@@ -603,6 +646,9 @@ impl<'s> Registry<'s> {
             let Json::Object(map) = value else {
                 continue;
             };
+            if self.collected.is_some() {
+                self.collect(doc, map, &path, scope);
+            }
             let prefix = path.len();
             let child = |value, step| Visit {
                 value,
@@ -640,6 +686,33 @@ impl<'s> Registry<'s> {
             }
         }
         Ok(())
+    }
+
+    /// Records the references of the schema `map` at `pointer`: `$ref`,
+    /// and the dynamic reference of its dialect.
+    fn collect(&mut self, doc: usize, map: &'s serde_json::Map<String, Json>, pointer: &str, scope: u32) {
+        let Some(dialect) = self.scope_list.get(scope as usize).map(|s| s.dialect) else {
+            return;
+        };
+        let keywords: &[&'static str] = match dialect {
+            Dialect::Draft2020_12 => &["$dynamicRef", "$ref"],
+            Dialect::Draft2019_09 => &["$recursiveRef", "$ref"],
+            _ => &["$ref"],
+        };
+        for &keyword in keywords {
+            if let (Some(Json::String(value)), Some(collected)) = (map.get(keyword), self.collected.as_mut())
+            {
+                collected.push(Collected {
+                    keyword,
+                    value,
+                    scope,
+                    place: Place {
+                        doc,
+                        pointer: pointer.to_string(),
+                    },
+                });
+            }
+        }
     }
 
     /// The scope of a schema given its parent's (`$schema`, the id and
