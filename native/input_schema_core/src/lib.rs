@@ -13,6 +13,7 @@ pub mod format;
 pub mod json;
 pub(crate) mod keywords;
 pub mod pattern;
+pub mod profile;
 pub mod schema;
 pub mod stack;
 pub mod standard;
