@@ -21,7 +21,11 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
 
   alias Backplane.AgentRuntime.Error
-  alias Backplane.AgentRuntime.InputSchema.{Compiled, DirtyGate, Native, Settings}
+  alias Backplane.AgentRuntime.InputSchema.{Compiled, DirtyGate, Draft202012, Native, Settings}
+
+  # Which contract the public functions follow on this node: set once from
+  # the application's `contract:` setting (`put_contract/1`).
+  @contract_key {__MODULE__, :contract}
 
   @typedoc "A tool schema: a map with atom or string keys."
   @type schema :: map()
@@ -38,10 +42,60 @@ defmodule Backplane.AgentRuntime.InputSchema do
   """
   @spec validate_schema(term()) :: :ok | {:error, Error.t()}
   def validate_schema(schema) do
-    case Native.validate_schema(schema) do
-      :dirty -> DirtyGate.run(:compile, fn -> Native.validate_schema_dirty(schema) end)
-      result -> result
+    case contract() do
+      :subset ->
+        case Native.validate_schema(schema) do
+          :dirty -> DirtyGate.run(:compile, fn -> Native.validate_schema_dirty(schema) end)
+          result -> result
+        end
+
+      :draft2020_12 ->
+        Draft202012.validate_schema(schema, [], "validate_schema/1")
     end
+  end
+
+  @doc """
+  `validate_schema/1` with options. Under `contract: :draft2020_12` they
+  are the contract's (`schema_registry:`, `schema_loader:` or `loader:`,
+  `format_assertion:`, `content_assertion:`; see `validate/3`); under the
+  subset there are none, and `validate_schema(schema, [])` is
+  `validate_schema(schema)`.
+  """
+  @spec validate_schema(term(), term()) :: :ok | {:error, Error.t()}
+  def validate_schema(schema, opts) do
+    case contract() do
+      :draft2020_12 ->
+        Draft202012.validate_schema(schema, opts)
+
+      :subset when opts == [] ->
+        validate_schema(schema)
+
+      :subset ->
+        message =
+          case Settings.keys(opts, [], " of validate_schema/2") do
+            {:error, message} -> message
+            :ok -> "invalid options of validate_schema/2: expected [], got #{inspect(opts)}"
+          end
+
+        raise ArgumentError, message
+    end
+  end
+
+  @doc """
+  The contract this node's `InputSchema` follows: `:subset` (the default)
+  or `:draft2020_12`, as `config :backplane_input_schema, contract: ...`
+  sets it when the application starts (docs/configuration.md).
+  """
+  @spec contract() :: :subset | :draft2020_12
+  def contract, do: :persistent_term.get(@contract_key, :subset)
+
+  @doc false
+  # The application sets it once at start (a change of a persistent term
+  # costs the node a scan of every process, so an unchanged value is not
+  # written again).
+  def put_contract(contract) when contract in [:subset, :draft2020_12] do
+    if contract() != contract, do: :persistent_term.put(@contract_key, contract)
+    :ok
   end
 
   @typedoc """
@@ -104,6 +158,11 @@ defmodule Backplane.AgentRuntime.InputSchema do
           {:ok, term()} | {:error, Error.t()}
   def validate(schema, arguments, opts \\ [])
 
+  # A schema compiled under the Draft 2020-12 contract answers as that
+  # contract says, whatever the node's setting.
+  def validate(%Compiled{contract: :draft2020_12} = compiled, arguments, opts),
+    do: Draft202012.validate_compiled(compiled, arguments, opts)
+
   # The calls a runtime makes most, with no options to read. The second
   # clause also takes a struct made by a version without `formats`:
   # compiled with formats annotated.
@@ -119,10 +178,23 @@ defmodule Backplane.AgentRuntime.InputSchema do
     end
   end
 
-  def validate(schema, arguments, []) when not is_struct(schema, Compiled),
-    do: validate_map(schema, arguments, :first)
+  def validate(schema, arguments, []) when not is_struct(schema, Compiled) do
+    case contract() do
+      :subset -> validate_map(schema, arguments, :first)
+      :draft2020_12 -> Draft202012.validate(schema, arguments, [])
+    end
+  end
 
-  def validate(schema, arguments, opts) do
+  def validate(schema, arguments, opts) when not is_struct(schema, Compiled) do
+    case contract() do
+      :subset -> validate_subset(schema, arguments, opts)
+      :draft2020_12 -> Draft202012.validate(schema, arguments, opts)
+    end
+  end
+
+  def validate(schema, arguments, opts), do: validate_subset(schema, arguments, opts)
+
+  defp validate_subset(schema, arguments, opts) do
     {errors, formats} =
       case Settings.options(opts, "validate/3", @validate_options) do
         {:ok, %{errors: errors, formats: formats}} -> {errors, formats}
@@ -332,11 +404,16 @@ defmodule Backplane.AgentRuntime.InputSchema do
   A wrong option raises an `ArgumentError` naming it, as for `validate/3`.
   """
   @spec compile(term(), [compile_option()]) :: {:ok, Compiled.t()} | {:error, Error.t()}
-  def compile(schema, opts \\ [])
+  def compile(schema, opts \\ []) do
+    case contract() do
+      :subset -> compile_subset(schema, opts)
+      :draft2020_12 -> Draft202012.compile(schema, opts)
+    end
+  end
 
-  def compile(schema, []), do: compile_as(schema, :annotate)
+  defp compile_subset(schema, []), do: compile_as(schema, :annotate)
 
-  def compile(schema, opts) do
+  defp compile_subset(schema, opts) do
     case Settings.options(opts, "compile/2", @compile_options) do
       {:ok, %{formats: formats}} -> compile_as(schema, formats)
       {:error, message} -> raise ArgumentError, message

@@ -101,6 +101,11 @@ impl SavedSchema {
 pub struct StandardKey {
     pub dialect: Dialect,
     pub formats: StandardFormats,
+    /// Whether content keywords are asserted.
+    pub content: bool,
+    /// Compiled by the gateway's Draft 2020-12 contract rather than by the
+    /// standard entry point.
+    pub contract: bool,
 }
 
 impl StandardKey {
@@ -109,7 +114,7 @@ impl StandardKey {
     fn salt(self) -> u64 {
         let dialect = Dialect::ALL.iter().position(|d| *d == self.dialect).unwrap_or(0) as u64;
         let asserted = u64::from(self.formats == StandardFormats::Assert);
-        2 + 2 * dialect + asserted
+        2 + 2 * dialect + asserted + 16 * u64::from(self.content) + 32 * u64::from(self.contract)
     }
 }
 

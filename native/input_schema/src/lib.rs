@@ -13,6 +13,7 @@
 //! image, so an instance that reloads the same file keeps it.
 
 mod cache;
+mod contract;
 mod decode;
 mod deferred;
 mod encode;
@@ -39,6 +40,7 @@ fn init(env: Env<'_>, load_info: Term<'_>) -> bool {
         Ok((tag, probes)) if tag == nif_atoms::map_order() => term::learn_map_order(probes),
         _ => false,
     };
+    contract::measure_atom_header(env);
     order_learned && resource::open(env)
 }
 

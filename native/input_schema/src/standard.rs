@@ -667,6 +667,8 @@ fn cache_key(dialect: Atom, resources: Term<'_>, formats: Atom) -> Option<Standa
     Some(StandardKey {
         dialect: dialect_of(dialect)?,
         formats: format_mode(formats),
+        content: false,
+        contract: false,
     })
 }
 

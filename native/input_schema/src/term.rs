@@ -373,7 +373,7 @@ pub fn binary<'a>(env: Env<'a>, bytes: &[u8]) -> Term<'a> {
     out.into()
 }
 
-fn number<'a>(env: Env<'a>, n: &Number) -> Term<'a> {
+pub fn number<'a>(env: Env<'a>, n: &Number) -> Term<'a> {
     match n {
         Number::Int(i) => i.encode(env),
         Number::Big(b) => b.encode(env),

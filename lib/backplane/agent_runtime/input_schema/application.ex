@@ -1,7 +1,8 @@
 defmodule Backplane.AgentRuntime.InputSchema.Application do
   @moduledoc false
   # The library's own application (`:backplane_input_schema`). It applies
-  # `config :backplane_input_schema, cache: [...]` and starts the gate that
+  # `config :backplane_input_schema, cache: [...]` and `contract:` (which
+  # contract InputSchema's functions follow), and starts the gate that
   # bounds concurrent dirty validations (`dirty_concurrency`, default
   # `:auto`). InputSchema works without it started; the cache then keeps its
   # defaults and dirty validations are not bounded.
@@ -18,6 +19,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Application do
     case Settings.application(Application.get_all_env(:backplane_input_schema)) do
       {:ok, settings} ->
         apply_cache(settings.cache)
+        Backplane.AgentRuntime.InputSchema.put_contract(settings.contract)
 
         children = [
           {DirtyGate, DirtyGate.resolve(settings.dirty_concurrency)},

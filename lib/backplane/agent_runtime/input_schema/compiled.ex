@@ -18,12 +18,13 @@ defmodule Backplane.AgentRuntime.InputSchema.Compiled do
   """
 
   @enforce_keys [:resource]
-  defstruct [:resource, :source, formats: :annotate]
+  defstruct [:resource, :source, formats: :annotate, contract: :subset]
 
   @opaque t :: %__MODULE__{
             resource: reference(),
             source: binary() | nil,
-            formats: :annotate | :assert
+            formats: :annotate | :assert,
+            contract: :subset | :draft2020_12
           }
 
   defimpl Inspect do

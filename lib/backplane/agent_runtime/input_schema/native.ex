@@ -104,6 +104,24 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
 
   def json_schema_bytes(_compiled), do: :erlang.nif_error(not_loaded())
 
+  # `contract: :draft2020_12` (native/input_schema/src/contract.rs).
+  # `arguments` is `:none` for a schema alone; `assertions` is
+  # `{format_assertion, content_assertion}`; `documents` is `:none`,
+  # `{:registry, map}`, `{:loader, loaded}`, `:both` or `:wrong_type`.
+  def contract_check(_schema, _arguments, _assertions, _documents),
+    do: :erlang.nif_error(not_loaded())
+
+  def contract_check_dirty(_schema, _arguments, _assertions, _documents),
+    do: :erlang.nif_error(not_loaded())
+
+  def contract_compile(_schema, _assertions, _documents), do: :erlang.nif_error(not_loaded())
+
+  def contract_compile_dirty(_schema, _assertions, _documents),
+    do: :erlang.nif_error(not_loaded())
+
+  def contract_validate(_compiled, _arguments), do: :erlang.nif_error(not_loaded())
+  def contract_validate_dirty(_compiled, _arguments), do: :erlang.nif_error(not_loaded())
+
   def noop, do: :erlang.nif_error(not_loaded())
   def noop_dirty, do: :erlang.nif_error(not_loaded())
   def deferred_held, do: :erlang.nif_error(not_loaded())
@@ -113,4 +131,5 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def list_length_within(_list, _limit), do: :erlang.nif_error(not_loaded())
   def map_order_probe(_probes), do: :erlang.nif_error(not_loaded())
   def stack_use(_op, _grow, _a, _b), do: :erlang.nif_error(not_loaded())
+  def contract_schema_size(_schema), do: :erlang.nif_error(not_loaded())
 end

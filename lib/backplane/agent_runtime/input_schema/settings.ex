@@ -9,7 +9,8 @@ defmodule Backplane.AgentRuntime.InputSchema.Settings do
   @max_usize 18_446_744_073_709_551_615
 
   @cache_keys [:enabled, :max_entries, :max_bytes]
-  @app_keys [:cache, :dirty_concurrency]
+  @app_keys [:cache, :dirty_concurrency, :contract]
+  @contracts [:subset, :draft2020_12]
 
   @doc """
   The cache options as the NIF takes them: `{:ok, {enabled, max_entries,
@@ -31,14 +32,28 @@ defmodule Backplane.AgentRuntime.InputSchema.Settings do
 
   @doc """
   The application environment, checked: `{:ok, %{cache: cache | nil,
-  dirty_concurrency: value}}` or `{:error, message}`.
+  dirty_concurrency: value, contract: :subset | :draft2020_12}}` or
+  `{:error, message}`.
   """
   @spec application([{atom(), term()}]) :: {:ok, map()} | {:error, String.t()}
   def application(env) do
     with :ok <- known(env, @app_keys, "setting", " of :backplane_input_schema"),
          {:ok, cache} <- app_cache(Keyword.fetch(env, :cache)),
-         {:ok, dirty} <- fetch(env, :dirty_concurrency, :auto, &dirty_concurrency/1) do
-      {:ok, %{cache: cache, dirty_concurrency: dirty}}
+         {:ok, dirty} <- fetch(env, :dirty_concurrency, :auto, &dirty_concurrency/1),
+         {:ok, contract} <- fetch(env, :contract, :subset, &one_of(&1, @contracts)) do
+      {:ok, %{cache: cache, dirty_concurrency: dirty, contract: contract}}
+    end
+  end
+
+  @doc """
+  Checks that `opts` is a keyword list of the `keys` given, each at most
+  once: `:ok` or `{:error, message}` (`where` names the function in it,
+  `" of compile/2"`).
+  """
+  @spec keys(term(), [atom()], String.t()) :: :ok | {:error, String.t()}
+  def keys(opts, keys, where) do
+    with :ok <- keyword(opts, "options#{where}") do
+      known(opts, keys, "option", where)
     end
   end
 

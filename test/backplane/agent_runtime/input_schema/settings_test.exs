@@ -87,7 +87,11 @@ defmodule Backplane.AgentRuntime.InputSchema.SettingsTest do
              "invalid :cache setting: invalid cache options: expected a keyword list, got :off"},
             {[dirty_concurency: 2],
              "unknown setting :dirty_concurency of :backplane_input_schema " <>
-               "(known: :cache, :dirty_concurrency)"}
+               "(known: :cache, :dirty_concurrency, :contract)"},
+            {[contract: :draft7],
+             "invalid value for :contract: expected :subset or :draft2020_12, got :draft7"},
+            {[contract: "draft2020_12"],
+             ~s(invalid value for :contract: expected :subset or :draft2020_12, got "draft2020_12")}
           ] do
         {result, log} = boot(env)
 
@@ -106,6 +110,27 @@ defmodule Backplane.AgentRuntime.InputSchema.SettingsTest do
       for value <- [:auto, :unlimited, 1] do
         {result, _log} = boot(dirty_concurrency: value)
         assert result == :ok, inspect(value)
+      end
+    end
+
+    test "the contract setting selects what InputSchema's functions do" do
+      schema = %{"required" => ["n"], "unevaluatedProperties" => false}
+
+      try do
+        {:ok, _log} = boot(contract: :draft2020_12)
+        assert InputSchema.contract() == :draft2020_12
+
+        assert {:error, %{message: "required property \"n\" is missing"}} =
+                 InputSchema.validate(schema, %{})
+
+        {:ok, _log} = boot([])
+        assert InputSchema.contract() == :subset
+
+        assert {:error,
+                %{class: :unsupported_capability, details: %{keyword: "unevaluatedProperties"}}} =
+                 InputSchema.validate(schema, %{})
+      after
+        InputSchema.put_contract(:subset)
       end
     end
   end
