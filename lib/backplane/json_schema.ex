@@ -33,6 +33,9 @@ defmodule Backplane.JSONSchema do
   @dialects [:draft2020_12, :draft2019_09, :draft7, :draft6, :draft4]
   @compile_spec [dialect: @dialects, formats: [:annotate, :assert]]
   @validate_spec [output: [:units, :basic]]
+  # Most documents one compile may ask a loader for (as many as a schema
+  # may have references under the gateway's Draft 2020-12 contract).
+  @max_loads 10_000
   # What an empty option list means: {dialect, resources, formats}.
   @defaults {:draft2020_12, %{}, :annotate}
 
@@ -77,8 +80,12 @@ defmodule Backplane.JSONSchema do
   """
   @spec compile(schema(), [compile_option()]) :: {:ok, Compiled.t()} | {:error, CompileError.t()}
   def compile(schema, opts \\ []) do
+    {loader, opts} = loader!(opts, "compile/2")
     {dialect, resources, formats} = compile_options!(opts, "compile/2")
-    compile_checked(schema, dialect, resources, formats)
+
+    with {:ok, resources} <- load(schema, dialect, resources, loader) do
+      compile_checked(schema, dialect, resources, formats)
+    end
   end
 
   defp compile_checked(schema, dialect, resources, formats) do
@@ -143,7 +150,13 @@ defmodule Backplane.JSONSchema do
   def validate(schema, instance, []), do: check(schema, instance, :all, @defaults)
 
   def validate(schema, instance, opts) do
+    {loader, opts} = loader!(opts, "validate/3")
     {output, compile_opts} = validate_options!(opts)
+
+    if loader != nil and is_struct(schema, Compiled) do
+      raise ArgumentError,
+            "compile options of validate/3 apply to a schema, not to a compiled one"
+    end
 
     result =
       case schema do
@@ -155,7 +168,12 @@ defmodule Backplane.JSONSchema do
           run(schema, instance, :all)
 
         schema ->
-          check(schema, instance, :all, compile_options!(compile_opts, "validate/3"))
+          {dialect, resources, formats} = compile_options!(compile_opts, "validate/3")
+
+          case load(schema, dialect, resources, loader) do
+            {:ok, resources} -> check(schema, instance, :all, {dialect, resources, formats})
+            {:error, _} = error -> error
+          end
       end
 
     case result do
@@ -304,6 +322,106 @@ defmodule Backplane.JSONSchema do
           end
         end)
     }
+  end
+
+  # `loader:` is a function, so it is taken out of the options here; the
+  # rest go through the shared option checker.
+  defp loader!(opts, function) do
+    case split_key(opts, :loader) do
+      {[], rest} ->
+        {nil, rest}
+
+      {[loader: loader], rest} when is_function(loader, 1) ->
+        {loader, rest}
+
+      {[loader: loader], _rest} ->
+        raise ArgumentError,
+              "invalid value for :loader of #{function}: expected a function of one argument, got #{inspect(loader)}"
+
+      {_twice, _rest} ->
+        raise ArgumentError, "option :loader of #{function} is given more than once"
+    end
+  end
+
+  # The documents a loader gives, added to `resources` under the URIs
+  # their references resolve to: asked for each document that neither the
+  # schema, the resources nor the built-in metaschemas hold, once, in the
+  # schema's order, then for those the answers name, at compile only.
+  defp load(_schema, _dialect, resources, nil), do: {:ok, resources}
+
+  defp load(schema, dialect, resources, loader), do: load(schema, dialect, resources, loader, 0)
+
+  defp load(schema, dialect, resources, loader, loaded) do
+    missing =
+      case Native.json_schema_missing(schema, dialect, resources) do
+        :dirty ->
+          DirtyGate.run(:compile, fn ->
+            Native.json_schema_missing_dirty(schema, dialect, resources)
+          end)
+
+        answer ->
+          answer
+      end
+
+    case missing do
+      {:ok, []} ->
+        {:ok, resources}
+
+      {:ok, requests} when loaded + length(requests) > @max_loads ->
+        {:error,
+         CompileError.new(%{
+           reason: :load,
+           uri: elem(hd(requests), 0),
+           message: "schema refers to more than #{@max_loads} documents to load"
+         })}
+
+      {:ok, requests} ->
+        with {:ok, resources} <- load_each(requests, loader, resources) do
+          load(schema, dialect, resources, loader, loaded + length(requests))
+        end
+
+      {:error, details} when is_map(details) ->
+        {:error, CompileError.new(details)}
+
+      _ ->
+        {:error, CompileError.internal()}
+    end
+  end
+
+  defp load_each([], _loader, resources), do: {:ok, resources}
+
+  defp load_each([{request, document} | rest], loader, resources) do
+    case load_one(loader, request) do
+      {:ok, schema} when is_map(schema) or is_boolean(schema) ->
+        load_each(rest, loader, Map.put(resources, document, schema))
+
+      {:ok, other} ->
+        load_failed(
+          request,
+          "the loader's answer for #{request}, #{inspect(other)}, is not a schema"
+        )
+
+      {:error, reason} ->
+        load_failed(request, "loading #{request} failed: #{inspect(reason)}")
+    end
+  end
+
+  # A loader that raises, throws or exits, or answers anything but
+  # `{:ok, schema}` or `{:error, reason}`, has failed.
+  defp load_one(loader, request) do
+    case loader.(request) do
+      {:ok, schema} -> {:ok, schema}
+      {:error, reason} -> {:error, reason}
+      other -> {:error, {:invalid_loader_response, other}}
+    end
+  rescue
+    exception -> {:error, exception}
+  catch
+    kind, value -> {:error, {kind, value}}
+  end
+
+  defp load_failed(request, message) do
+    {:error, CompileError.new(%{reason: :load, uri: request, message: message})}
   end
 
   defp compile_options!(opts, function) do

@@ -343,12 +343,39 @@ fn compile_validator<'a>(
     compile_budget: &Budget,
     inline: bool,
 ) -> Result<Validator, Option<Term<'a>>> {
-    let Some(dialect) = dialect_of(dialect) else {
-        return Err(Some(atom::badarg().encode(env)));
-    };
     // The documents read are dropped here too: their nesting is bounded,
     // and so is the stack that takes.
     input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
+        let (json, options) = read_documents(env, schema, dialect, resources, formats, read_budget, inline)?;
+        let compiled = if inline {
+            Validator::compile_inline(&json, &options, compile_budget)
+        } else {
+            Validator::compile_within(&json, &options, compile_budget)
+        };
+        match compiled {
+            Ok(validator) => Ok(validator),
+            Err(CompileError::CompileBudget) if inline => Err(None),
+            Err(error) => Err(Some(compile_error(env, &error))),
+        }
+    })
+}
+
+/// The schema and the resources read as JSON, with the compile options;
+/// `Err(None)` when the inline budget ran out, `Err(Some(term))` with the
+/// error term to answer.
+fn read_documents<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    dialect: Atom,
+    resources: Term<'a>,
+    formats: Atom,
+    read_budget: &Budget,
+    inline: bool,
+) -> Result<(Json, Options), Option<Term<'a>>> {
+    let Some(dialect) = dialect_of(dialect) else {
+        return Err(Some(atom::badarg().encode(env)));
+    };
+    {
         let over_budget = || (!inline).then(|| compile_error(env, &CompileError::CompileBudget));
         let mut reader = Reader {
             budget: read_budget,
@@ -388,17 +415,70 @@ fn compile_validator<'a>(
             resources: documents,
             formats: format_mode(formats),
         };
-        let compiled = if inline {
-            Validator::compile_inline(&json, &options, compile_budget)
+        Ok((json, options))
+    }
+}
+
+/// The documents a schema's references name that neither it, nor its
+/// resources, nor the built-in metaschemas hold: `{:ok, [{request,
+/// document}]}` (what a loader is asked, and the URI the answer is a
+/// resource under), each document once, in the schema's order; an error
+/// term; or `:dirty` past the inline budget.
+fn missing<'a>(env: Env<'a>, schema: Term<'a>, dialect: Atom, resources: Term<'a>, inline: bool) -> Term<'a> {
+    guarded(env, || {
+        let budget = Budget::new(if inline {
+            COMPILE_INLINE_BUDGET
         } else {
-            Validator::compile_within(&json, &options, compile_budget)
-        };
-        match compiled {
-            Ok(validator) => Ok(validator),
-            Err(CompileError::CompileBudget) if inline => Err(None),
-            Err(error) => Err(Some(compile_error(env, &error))),
-        }
+            MAX_SCHEMA_TERMS * TERM_UNITS
+        });
+        input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
+            let annotate = atoms::annotate();
+            let (json, options) =
+                match read_documents(env, schema, dialect, resources, annotate, &budget, inline) {
+                    Ok(read) => read,
+                    Err(Some(answer)) => return answer,
+                    Err(None) => return atoms::dirty().encode(env),
+                };
+            let references =
+                match input_schema_core::standard::documents::references(&json, &options, &budget) {
+                    Ok(references) => references,
+                    Err(CompileError::CompileBudget) if inline => return atoms::dirty().encode(env),
+                    Err(error) => return compile_error(env, &error),
+                };
+            let mut named: Vec<&str> = Vec::new();
+            let mut requests = Vec::new();
+            for reference in &references {
+                if reference.document_known || named.contains(&reference.document.as_str()) {
+                    continue;
+                }
+                named.push(&reference.document);
+                requests.push(
+                    (
+                        binary(env, reference.request.as_bytes()),
+                        binary(env, reference.document.as_bytes()),
+                    )
+                        .encode(env),
+                );
+            }
+            (atom::ok(), requests).encode(env)
+        })
     })
+}
+
+#[rustler::nif]
+fn json_schema_missing<'a>(env: Env<'a>, schema: Term<'a>, dialect: Atom, resources: Term<'a>) -> Term<'a> {
+    missing(env, schema, dialect, resources, true)
+}
+
+#[rustler::nif(schedule = "DirtyCpu")]
+fn json_schema_missing_dirty<'a>(
+    env: Env<'a>,
+    schema: Term<'a>,
+    dialect: Atom,
+    resources: Term<'a>,
+) -> Term<'a> {
+    crate::deferred::drain();
+    missing(env, schema, dialect, resources, false)
 }
 
 /// Work units a standard compile may spend on the calling (normal)

@@ -103,6 +103,10 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
     do: :erlang.nif_error(not_loaded())
 
   def json_schema_bytes(_compiled), do: :erlang.nif_error(not_loaded())
+  def json_schema_missing(_schema, _dialect, _resources), do: :erlang.nif_error(not_loaded())
+
+  def json_schema_missing_dirty(_schema, _dialect, _resources),
+    do: :erlang.nif_error(not_loaded())
 
   # `contract: :draft2020_12` (native/input_schema/src/contract.rs).
   # `arguments` is `:none` for a schema alone; `assertions` is
