@@ -78,6 +78,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Draft202012 do
   # subset's options): not a keyword list, an unknown key, a key given
   # twice, an assertion flag that is not a boolean. The registry and the
   # loader are checked at the contract's own step for them (the NIF's).
+  defp options([], _function), do: {:ok, {false, false}, :none}
   defp options(opts, _function) when not is_list(opts), do: options_not_a_list()
 
   defp options(opts, function) do
@@ -121,8 +122,23 @@ defmodule Backplane.AgentRuntime.InputSchema.Draft202012 do
 
   defp documents(_registry, _loader), do: :wrong_type
 
-  # A schema map with arguments (`:none`: the schema alone).
-  defp check(schema, arguments, assertions, documents) do
+  # A schema map with arguments (`:none`: the schema alone). Without a
+  # registry or a loader, one NIF call answers (the schema found in the
+  # cache, or compiled and filed) unless it needs a dirty scheduler.
+  defp check(schema, arguments, assertions, :none) do
+    case Native.contract_check(schema, arguments, assertions, :none) do
+      :ok -> :ok
+      {:error, %Error{}} = error -> error
+      {:dirty_validate, resource} -> dirty_validate(resource, arguments)
+      :dirty -> check_documents(schema, arguments, assertions, :none)
+      other -> internal(other)
+    end
+  end
+
+  defp check(schema, arguments, assertions, documents),
+    do: check_documents(schema, arguments, assertions, documents)
+
+  defp check_documents(schema, arguments, assertions, documents) do
     call = fn given ->
       Native.contract_check(schema, arguments, assertions, given)
     end
