@@ -71,13 +71,8 @@ defmodule Backplane.AgentRuntime.InputSchema do
         validate_schema(schema)
 
       :subset ->
-        message =
-          case Settings.keys(opts, [], " of validate_schema/2") do
-            {:error, message} -> message
-            :ok -> "invalid options of validate_schema/2: expected [], got #{inspect(opts)}"
-          end
-
-        raise ArgumentError, message
+        raise ArgumentError,
+              "validate_schema/2 takes no options under contract: :subset, got #{inspect(opts)}"
     end
   end
 

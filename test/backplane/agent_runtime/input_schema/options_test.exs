@@ -168,4 +168,14 @@ defmodule Backplane.AgentRuntime.InputSchema.OptionsTest do
                {:error, "invalid value for :errors: expected :first or :all, got :x"}
     end
   end
+
+  test "validate_schema/2 takes no options under the subset" do
+    assert InputSchema.validate_schema(%{"required" => ["q"]}, []) == :ok
+
+    for opts <- [[x: 1], [formats: :assert], :x] do
+      assert_raise ArgumentError,
+                   "validate_schema/2 takes no options under contract: :subset, got #{inspect(opts)}",
+                   fn -> InputSchema.validate_schema(%{}, opts) end
+    end
+  end
 end
