@@ -183,6 +183,103 @@ defmodule Backplane.AgentRuntime.InputSchema.HostTest do
                "_build/test/lib/backplane_input_schema/native/target/release/libinput_schema.so"
              )
            )
+
+    # A second runtime app of the umbrella on the runtime's Draft 2020-12
+    # contract, chosen by its own config, sharing the built library.
+    draft = Path.join(umbrella, "apps/draft_runtime")
+    write_draft_host!(draft)
+    draft_tests = mix!(draft, ["test"], "test")
+    IO.puts("\n(b) Draft 2020-12 runtime app tests:\n" <> summary(draft_tests))
+    assert_all_passed(draft_tests)
+    assert draft_tests =~ "4 tests, 0 failures"
+  end
+
+  # An app configured with `contract: :draft2020_12`, validating tool calls
+  # as a runtime on that contract does: a registry for external
+  # references, the errors it matches on.
+  defp write_draft_host!(dir) do
+    for sub <- ["config", "test"], do: File.mkdir_p!(Path.join(dir, sub))
+
+    File.write!(Path.join(dir, "mix.exs"), """
+    defmodule DraftRuntime.MixProject do
+      use Mix.Project
+
+      def project do
+        [
+          app: :draft_runtime,
+          version: "0.1.0",
+          elixir: "~> 1.14",
+          build_path: "../../_build",
+          config_path: "config/config.exs",
+          deps_path: "../../deps",
+          lockfile: "../../mix.lock",
+          deps: [{:backplane_input_schema, in_umbrella: true}]
+        ]
+      end
+
+      def application, do: [extra_applications: [:logger]]
+    end
+    """)
+
+    File.write!(Path.join(dir, "config/config.exs"), """
+    import Config
+    config :backplane_input_schema, contract: :draft2020_12
+    """)
+
+    File.write!(Path.join(dir, "test/test_helper.exs"), "ExUnit.start()\n")
+
+    File.write!(Path.join(dir, "test/draft_test.exs"), """
+    defmodule DraftRuntime.DraftTest do
+      use ExUnit.Case
+
+      alias Backplane.AgentRuntime.{Error, InputSchema}
+
+      @registry %{
+        "https://schemas.example.com/address.json" => %{
+          "type" => "object",
+          "properties" => %{"city" => %{"type" => "string", "minLength" => 1}},
+          "required" => ["city"]
+        }
+      }
+
+      @tool %{
+        "$schema" => "https://json-schema.org/draft/2020-12/schema",
+        "type" => "object",
+        "properties" => %{
+          "to" => %{"$ref" => "https://schemas.example.com/address.json"},
+          "express" => %{"type" => "boolean"}
+        },
+        "required" => ["to"],
+        "unevaluatedProperties" => false
+      }
+
+      test "the node runs the Draft 2020-12 contract" do
+        assert InputSchema.contract() == :draft2020_12
+      end
+
+      test "a call validates with a registry, and comes back unchanged" do
+        call = %{"to" => %{"city" => "Lyon"}, "express" => true}
+        assert InputSchema.validate(@tool, call, schema_registry: @registry) == {:ok, call}
+      end
+
+      test "a failure names its path, rule and constraint" do
+        assert {:error, %Error{class: :validation, details: details}} =
+                 InputSchema.validate(@tool, %{"to" => %{}}, schema_registry: @registry)
+
+        assert details.path == "$arguments.to"
+        assert details.property == "city"
+        assert [%{path: ["to"], rule: :required}] = details.errors
+      end
+
+      test "an external reference without a registry or loader is refused" do
+        assert {:error, %Error{class: :validation, message: message, details: details}} =
+                 InputSchema.validate(@tool, %{"to" => %{"city" => "Lyon"}})
+
+        assert message == "external schema reference requires an explicit loader"
+        assert details == %{reference: "https://schemas.example.com/address.json"}
+      end
+    end
+    """)
   end
 
   # The dependency line exactly as the README and docs/adoption.md type it,
