@@ -22,10 +22,13 @@ defmodule Backplane.AgentRuntime.InputSchema do
 
   alias Backplane.AgentRuntime.Error
   alias Backplane.AgentRuntime.InputSchema.{Compiled, DirtyGate, Draft202012, Native, Settings}
+  alias Backplane.AgentRuntime.InputSchema.Draft202012.Compiled, as: DraftCompiled
 
   # Which contract the public functions follow on this node: set once from
-  # the application's `contract:` setting (`put_contract/1`).
-  @contract_key {__MODULE__, :contract}
+  # the application's `contract:` setting (`put_contract/1`). An atom key:
+  # a persistent term found by a tuple costs the tuple's hash on every
+  # call.
+  @contract_key Backplane.AgentRuntime.InputSchema.Contract
 
   @typedoc "A tool schema: a map with atom or string keys."
   @type schema :: map()
@@ -149,14 +152,9 @@ defmodule Backplane.AgentRuntime.InputSchema do
       iex> Backplane.AgentRuntime.InputSchema.validate(%{}, %{}, errors: "all")
       ** (ArgumentError) invalid value for :errors: expected :first or :all, got "all"
   """
-  @spec validate(schema() | Compiled.t() | nil, term(), [option()]) ::
+  @spec validate(schema() | Compiled.t() | DraftCompiled.t() | nil, term(), [option()]) ::
           {:ok, term()} | {:error, Error.t()}
   def validate(schema, arguments, opts \\ [])
-
-  # A schema compiled under the Draft 2020-12 contract answers as that
-  # contract says, whatever the node's setting.
-  def validate(%Compiled{contract: :draft2020_12} = compiled, arguments, opts),
-    do: Draft202012.validate_compiled(compiled, arguments, opts)
 
   # The calls a runtime makes most, with no options to read. The second
   # clause also takes a struct made by a version without `formats`:
@@ -172,6 +170,11 @@ defmodule Backplane.AgentRuntime.InputSchema do
       validate_foreign(source, arguments, :first)
     end
   end
+
+  # A schema compiled under the Draft 2020-12 contract answers as that
+  # contract says, whatever the node's setting.
+  def validate(%DraftCompiled{} = compiled, arguments, opts),
+    do: Draft202012.validate_compiled(compiled, arguments, opts)
 
   def validate(schema, arguments, []) when not is_struct(schema, Compiled) do
     case contract() do
@@ -398,7 +401,8 @@ defmodule Backplane.AgentRuntime.InputSchema do
 
   A wrong option raises an `ArgumentError` naming it, as for `validate/3`.
   """
-  @spec compile(term(), [compile_option()]) :: {:ok, Compiled.t()} | {:error, Error.t()}
+  @spec compile(term(), [compile_option()]) ::
+          {:ok, Compiled.t() | DraftCompiled.t()} | {:error, Error.t()}
   def compile(schema, opts \\ []) do
     case contract() do
       :subset -> compile_subset(schema, opts)

@@ -18,13 +18,12 @@ defmodule Backplane.AgentRuntime.InputSchema.Compiled do
   """
 
   @enforce_keys [:resource]
-  defstruct [:resource, :source, formats: :annotate, contract: :subset]
+  defstruct [:resource, :source, formats: :annotate]
 
   @opaque t :: %__MODULE__{
             resource: reference(),
             source: binary() | nil,
-            formats: :annotate | :assert,
-            contract: :subset | :draft2020_12
+            formats: :annotate | :assert
           }
 
   defimpl Inspect do

@@ -7,7 +7,30 @@ defmodule Backplane.AgentRuntime.InputSchema.Draft202012 do
   # order (docs/behaviour.md, "The Draft 2020-12 contract").
 
   alias Backplane.AgentRuntime.Error
-  alias Backplane.AgentRuntime.InputSchema.{Compiled, DirtyGate, Native, Settings}
+  alias Backplane.AgentRuntime.InputSchema.{DirtyGate, Native, Settings}
+  alias __MODULE__.Compiled
+
+  defmodule Compiled do
+    @moduledoc """
+    A tool schema compiled by `Backplane.AgentRuntime.InputSchema.compile/2`
+    under `contract: :draft2020_12`. Opaque: pass it to
+    `Backplane.AgentRuntime.InputSchema.validate/2`. It answers as that
+    contract says whatever the node's setting, and carries its schema with
+    the external documents it was compiled with, so that a node that does
+    not own its compiled form (another node, a restart, an upgrade)
+    compiles it again, with no registry or loader, and answers the same.
+    """
+
+    @enforce_keys [:resource]
+    defstruct [:resource, :source]
+
+    @opaque t :: %__MODULE__{resource: reference(), source: binary() | nil}
+
+    defimpl Inspect do
+      def inspect(_compiled, _opts),
+        do: "#Backplane.AgentRuntime.InputSchema.Draft202012.Compiled<>"
+    end
+  end
 
   @known [:schema_registry, :schema_loader, :loader, :format_assertion, :content_assertion]
 
@@ -57,12 +80,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Draft202012 do
   def compile(schema, opts) do
     with {:ok, assertions, documents} <- options(opts, "compile/2"),
          {:ok, resource, loaded} <- compile_resource(schema, assertions, documents) do
-      {:ok,
-       %Compiled{
-         resource: resource,
-         contract: :draft2020_12,
-         source: source({schema, loaded, assertions})
-       }}
+      {:ok, %Compiled{resource: resource, source: source({schema, loaded, assertions})}}
     end
   end
 
