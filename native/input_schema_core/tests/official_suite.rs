@@ -4,7 +4,7 @@
 //! each dialect's `optional/format/` files with formats asserted; and its
 //! other optional files (directly in `optional/`), formats asserted too.
 //! The suite is the copy
-//! PyPI's jsonschema 4.23.0 carries, fetched, pinned by SHA-256 and
+//! PyPI's jsonschema 4.26.0 carries, fetched, pinned by SHA-256 and
 //! extracted by `scripts/json_schema_suite`, which prints its `json`
 //! directory; `scripts/test` exports that as `JSON_SCHEMA_SUITE`. Every
 //! file under `json/remotes` is a resource at
