@@ -4,7 +4,7 @@
 //! each dialect's `optional/format/` files with formats asserted; and its
 //! other optional files (directly in `optional/`), formats asserted too.
 //! The suite is the copy
-//! PyPI's jsonschema 4.23.0 carries, fetched, pinned by SHA-256 and
+//! PyPI's jsonschema 4.26.0 carries, fetched, pinned by SHA-256 and
 //! extracted by `scripts/json_schema_suite`, which prints its `json`
 //! directory; `scripts/test` exports that as `JSON_SCHEMA_SUITE`. Every
 //! file under `json/remotes` is a resource at
@@ -16,6 +16,10 @@
 //! of `REFUSED_PATTERNS`: patterns that need backtracking, which the
 //! pattern engine refuses at compile time by design; there a compile error
 //! that names the pattern is the expected outcome.
+//!
+//! A last test rebuilds, from the pinned copy, the form some cases had in
+//! the previous pin (jsonschema 4.23.0's copy) where the current one
+//! reshaped them.
 //!
 //! Without the suite the tests fail (the test command always provides it),
 //! unless `JSON_SCHEMA_SUITE_OPTIONAL=1`.
@@ -533,4 +537,104 @@ fn optional_tests_of_every_dialect() {
             "every listed content case is in the suite"
         );
     }
+}
+
+/// Cases of the previous pin, PyPI's jsonschema 4.23.0 copy, that the
+/// current one (4.26.0) reshaped, so that its files no longer check what
+/// these did; the verdicts are the same in both copies. Each is rebuilt
+/// here rather than fetched, so that the test command still checks what
+/// 4.23.0's copy checked:
+///
+/// - 2020-12's `unevaluatedProperties.json`: 4.23.0's schemas had a root
+///   `"type": "object"`, which 4.26.0 dropped. Every group's schema
+///   without a root `type` runs again with it; every instance there is an
+///   object, so the keyword decides nothing and the expected verdict
+///   stands, but the walk then meets `unevaluatedProperties` beside a
+///   `type`, as it does in most schemas people write.
+/// - 2020-12's `optional/ecmascript-regex.json` checked `\a` (no
+///   ECMAScript escape) as a `pattern` through a `$ref` to the 2020-12
+///   metaschema, formats asserted; 4.26.0 checks it with `"format":
+///   "regex"` directly, so nothing else in the suite shows that the
+///   metaschema's own `format` asserts.
+///
+/// (idn-hostname's mixed Arabic-Indic digits, `\u{660}\u{6F0}`, which
+/// 4.26.0 prefixed with an Arabic letter, is a unit test of
+/// `format/hostname.rs`.)
+#[test]
+fn cases_of_the_previous_pin_that_the_current_one_reshaped() {
+    let Some(root) = suite_root() else {
+        return;
+    };
+    let resources = remotes(&root);
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("official_suite_previous_pin");
+    std::fs::create_dir_all(&work).unwrap();
+
+    let source = root.join("tests/draft2020-12/unevaluatedProperties.json");
+    let mut groups = read_json(&source);
+    let mut typed = 0;
+    for group in groups.as_array_mut().unwrap() {
+        let all_objects = group["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|case| case["data"].is_object());
+        let schema = group["schema"].as_object_mut().unwrap();
+        if all_objects && !schema.contains_key("type") {
+            schema.insert("type".into(), Value::from("object"));
+            typed += 1;
+        }
+    }
+    // 4.23.0 had the root `type` on 28 of these groups (three more had it
+    // on a subschema): fewer here means the file changed again.
+    assert!(
+        typed >= 28,
+        "only {typed} groups of {} took a root type",
+        source.display()
+    );
+    let unevaluated = work.join("unevaluatedProperties.json");
+    std::fs::write(&unevaluated, groups.to_string()).unwrap();
+
+    let metaschema_pattern = serde_json::json!([{
+        "description": "\\a is not an ECMA 262 control escape",
+        "schema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$ref": "https://json-schema.org/draft/2020-12/schema"
+        },
+        "tests": [
+            {"description": "when used as a pattern", "data": {"pattern": "\\a"}, "valid": false},
+            {"description": "a pattern with an ECMAScript escape", "data": {"pattern": "\\t"}, "valid": true}
+        ]
+    }]);
+    let regex = work.join("ecmascript-regex.json");
+    std::fs::write(&regex, metaschema_pattern.to_string()).unwrap();
+
+    let mut failures = Vec::new();
+    let mut totals = Vec::new();
+    for (file, formats) in [(unevaluated, FormatMode::Annotate), (regex, FormatMode::Assert)] {
+        let per_file = run_files(
+            "draft2020-12",
+            &work,
+            std::slice::from_ref(&file),
+            Dialect::Draft2020_12,
+            formats,
+            &resources,
+            &mut failures,
+        );
+        totals.extend(per_file);
+    }
+    println!("\nthe previous pin's forms of reshaped cases ({typed} unevaluatedProperties groups given a root type):");
+    for (file, t) in &totals {
+        println!("  draft2020-12/{file}: {}/{} passed", t.passed, t.cases);
+    }
+    for f in &failures {
+        println!(
+            "  {}/{} | {} | {}\n      {}",
+            f.dialect, f.file, f.group, f.case, f.detail
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} reshaped cases failed; see the list above",
+        failures.len()
+    );
 }

@@ -4,7 +4,7 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   # files directly in each dialect's directory), formats as annotations,
   # each dialect's optional/format files with formats asserted, and its
   # other optional files (directly in optional/), formats asserted too. The
-  # suite is the copy PyPI's jsonschema 4.23.0 carries, fetched, pinned by
+  # suite is the copy PyPI's jsonschema 4.26.0 carries, fetched, pinned by
   # SHA-256 and extracted into the clone by scripts/json_schema_suite
   # (scripts/test runs it). The directory is JSON_SCHEMA_SUITE when set,
   # else the fixed path the script extracts to, which the chroots see too
@@ -40,7 +40,7 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   @moduletag :official_suite
   @moduletag timeout: 600_000
 
-  @version "4.23.0"
+  @version "4.26.0"
   @fixed_path Path.expand("../../../_build/json_schema_suite/#{@version}/json", __DIR__)
   @remote_base "http://localhost:1234/"
   @max_listed 50

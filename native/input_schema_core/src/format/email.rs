@@ -235,4 +235,42 @@ mod tests {
             assert!(!idn_email(invalid), "{invalid:?}");
         }
     }
+
+    /// Unicode normalization. RFC 6531 (section 3.3) extends `atext` and
+    /// `qtextSMTP` with any `UTF8-non-ascii` and sets no normalization form
+    /// for the local part, so a decomposed sequence is valid there; it
+    /// extends `sub-domain` with `U-label`, and a U-label is in NFC (RFC
+    /// 5890, 2.3.2.1; RFC 5891, 5.4), so the same sequence in the domain is
+    /// not a U-label, and no other alternative of `sub-domain` takes it.
+    /// "cafe" and U+0301 (combining acute accent) is not in NFC; "caf" and
+    /// U+00E9 is its NFC form.
+    #[test]
+    fn normalization() {
+        for valid in [
+            "cafe\u{301}@example.com",
+            "\"cafe\u{301}\"@example.com",
+            "caf\u{E9}@example.com",
+            "user@caf\u{E9}.com",
+            "user@xn--caf-dma.com",
+            "cafe\u{301}@caf\u{E9}.example",
+            "cafe\u{301}@\u{c2e4}\u{b840}.\u{d14c}\u{c2a4}\u{d2b8}",
+        ] {
+            assert!(idn_email(valid), "{valid:?}");
+            // `email` takes the ASCII ones alone.
+            assert_eq!(email(valid), valid.is_ascii(), "{valid:?}");
+        }
+        for invalid in [
+            "user@cafe\u{301}.com",
+            "user@mail.cafe\u{301}.com",
+            "user@cafe\u{301}",
+            "cafe\u{301}@cafe\u{301}.com",
+            // A leading combining mark (RFC 5891, 4.2.3.2).
+            "user@\u{301}cafe.com",
+            // Punycode of the decomposed form: it decodes to no U-label.
+            "user@xn--cafe-yvc.com",
+        ] {
+            assert!(!idn_email(invalid), "{invalid:?}");
+            assert!(!email(invalid), "{invalid:?}");
+        }
+    }
 }

@@ -220,6 +220,10 @@ mod tests {
             "\u{5D0}\u{5D1}.example",
             "\u{5D0}\u{5D1}.xn--5dbqzzl",
             long_but_fits.as_str(),
+            "caf\u{E9}.example",
+            // One kind of Arabic-Indic digit after an Arabic letter.
+            "\u{628}\u{660}\u{628}",
+            "\u{628}\u{6F0}\u{6F1}",
         ] {
             assert!(idn_hostname(valid), "{valid}");
         }
@@ -239,6 +243,16 @@ mod tests {
             "1a.\u{5D0}\u{5D1}",
             "\u{5D0}a",
             too_long.as_str(),
+            // Not in NFC (RFC 5890, 2.3.2.1: a U-label is), nor its
+            // A-label's decoding.
+            "cafe\u{301}.example",
+            "xn--cafe-yvc.example",
+            // Both kinds of Arabic-Indic digits (RFC 5892, A.8 and A.9).
+            // After an Arabic letter, as the current pinned suite has it,
+            // only that rule fails; alone, as the previous pin had it, the
+            // Bidi rule's first condition fails too (U+0660 is AN).
+            "\u{628}\u{660}\u{6F0}",
+            "\u{660}\u{6F0}",
         ] {
             assert!(!idn_hostname(invalid), "{invalid:?}");
         }
