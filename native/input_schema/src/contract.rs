@@ -30,8 +30,8 @@ use input_schema_core::json::JsonRef;
 use input_schema_core::profile::draft2020_12::{self as profile, Limit as ProfileLimit, Of};
 use input_schema_core::standard::documents::{self, Reference};
 use input_schema_core::standard::{
-    CompileError, Constraint, Dialect, FormatMode, Limit, MetaschemaFailure, Options, Report, Validator,
-    COMPILE_BUDGET, MAX_WALK_DEPTH, WALK_BUDGET,
+    CompileError, Constraint, ContentMode, Dialect, FormatMode, Limit, MetaschemaFailure, Options, Report,
+    Validator, COMPILE_BUDGET, MAX_WALK_DEPTH, WALK_BUDGET,
 };
 use input_schema_core::value::{Kind, Shape, Value};
 
@@ -657,6 +657,7 @@ fn prepare<'a>(
             dialect: Dialect::Draft2020_12,
             resources: Vec::new(),
             formats: assertions.formats,
+            content: ContentMode::Annotate,
         };
         match Validator::check_metaschema(&json, &options, budget, inline) {
             Ok(()) => {}

@@ -18,8 +18,8 @@ use crate::resource;
 use crate::term::{binary, details_map, BeamTerm, Entries};
 use input_schema_core::budget::Budget;
 use input_schema_core::standard::{
-    CompileError, Dialect, FormatMode, Limit, Options, Report, Validator, COMPILE_BUDGET, MAX_SCHEMA_DEPTH,
-    WALK_BUDGET,
+    CompileError, ContentMode, Dialect, FormatMode, Limit, Options, Report, Validator, COMPILE_BUDGET,
+    MAX_SCHEMA_DEPTH, WALK_BUDGET,
 };
 use input_schema_core::value::{Shape, Value};
 
@@ -414,6 +414,7 @@ fn read_documents<'a>(
             dialect,
             resources: documents,
             formats: format_mode(formats),
+            content: ContentMode::Annotate,
         };
         Ok((json, options))
     }

@@ -36,7 +36,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use input_schema_core::json::JsonRef;
-use input_schema_core::standard::{Dialect, FormatMode, Options, Validator};
+use input_schema_core::standard::{ContentMode, Dialect, FormatMode, Options, Validator};
 use serde_json::Value;
 
 /// Groups whose schema holds a pattern the engine refuses by design (it
@@ -273,6 +273,7 @@ fn run_files(
                 dialect,
                 resources: resources.to_vec(),
                 formats,
+                content: ContentMode::Annotate,
             };
             let compiled = catch_unwind(AssertUnwindSafe(|| {
                 Validator::compile(&group["schema"], &options)

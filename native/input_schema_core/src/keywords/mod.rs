@@ -9,6 +9,7 @@
 
 pub(crate) mod applicators;
 pub(crate) mod arrays;
+pub(crate) mod content;
 pub(crate) mod numbers;
 pub(crate) mod objects;
 pub(crate) mod references;
@@ -29,7 +30,7 @@ use crate::standard::compiler::{At, Compiler};
 use crate::standard::dialect::Dialect;
 use crate::standard::plan::Plan;
 use crate::standard::vocabulary::Vocabularies;
-use crate::standard::CompileError;
+use crate::standard::{CompileError, ContentMode};
 use crate::validate::{self as gateway_walk, number_datum, Check, ErrorAt};
 use crate::value::{Datum, Number, Shape, Value};
 
@@ -183,6 +184,9 @@ pub(crate) enum Keyword {
     MaxProperties(u64),
     Required(Box<[Box<str>]>),
     DependentRequired(Box<[Dependency]>),
+    // Content, asserted: `contentEncoding`, `contentMediaType` and
+    // `contentSchema` as one entry.
+    Content(content::Content),
 }
 
 /// What a keyword compiles to: nothing (an annotation, or a keyword this
@@ -200,6 +204,8 @@ pub(crate) fn table<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, key: &str, value:
     let v = at.scope.vocabularies;
     let applicator = v.has(Vocabularies::APPLICATOR);
     let validation = v.has(Vocabularies::VALIDATION);
+    // Annotations unless asserted (`content.rs`).
+    let content = c.content == ContentMode::Assert && v.has(Vocabularies::CONTENT);
     let since = |first: Dialect| d >= first;
     let until = |last: Dialect| d <= last;
     match key {
@@ -267,6 +273,13 @@ pub(crate) fn table<'s>(c: &mut Compiler<'s>, at: &At<'_, 's>, key: &str, value:
         "required" if validation => objects::compile_required(c, at, value),
         "dependentRequired" if validation && since(Dialect::Draft2019_09) => {
             objects::compile_dependent_required(c, at, value)
+        }
+
+        "contentEncoding" | "contentMediaType" if content && since(Dialect::Draft7) => {
+            content::compile_content(c, at, key, value)
+        }
+        "contentSchema" if content && since(Dialect::Draft2019_09) => {
+            content::compile_content(c, at, key, value)
         }
         _ => Ok(None),
     }

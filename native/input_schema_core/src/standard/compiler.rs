@@ -14,7 +14,7 @@ use super::dialect::Dialect;
 use super::output::MetaschemaFailure;
 use super::registry::{address, pointer_item, pointer_join, ByAddress, Place, Registry, Scope};
 use super::uri;
-use super::{CompileError, FormatMode, Limits, Options, Validator};
+use super::{CompileError, ContentMode, FormatMode, Limits, Options, Validator};
 use crate::budget::Budget;
 use crate::json::JsonRef;
 use crate::keywords::{self, Body, Entry, Keyword, Node, NodeId, Resource};
@@ -78,6 +78,7 @@ pub(crate) struct Compiler<'s> {
     /// `Validator::compile_inline` to hold against the compile budget.
     pub deferred: Option<&'s Cell<u64>>,
     pub formats: FormatMode,
+    pub content: ContentMode,
     nodes: Vec<Node>,
     /// The node of each schema queued, by its value's address.
     memo: ByAddress<NodeId>,
@@ -142,6 +143,7 @@ pub(crate) fn check_metaschema(
                 dialect: options.dialect,
                 resources: options.resources.clone(),
                 formats: FormatMode::Annotate,
+                content: ContentMode::Annotate,
             };
             custom = compile(document, &meta_options, budget, Limits::default(), inline, None)?;
             (&custom, uri.to_string())
@@ -249,6 +251,7 @@ fn compile_as(
         inline,
         deferred,
         formats: options.formats,
+        content: options.content,
         nodes: Vec::new(),
         memo: ByAddress::default(),
         queue: VecDeque::new(),

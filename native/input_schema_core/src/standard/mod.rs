@@ -42,6 +42,17 @@ pub enum FormatMode {
     Assert,
 }
 
+/// Whether `contentEncoding`, `contentMediaType` and `contentSchema` are
+/// annotations (what 2019-09 and 2020-12 require by default) or
+/// assertions (`crate::keywords::content`: the encodings and the media
+/// type it knows, in the dialects that have each keyword).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContentMode {
+    #[default]
+    Annotate,
+    Assert,
+}
+
 /// What `Validator::compile` takes besides the schema.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -50,6 +61,7 @@ pub struct Options {
     /// Documents remote references may point at, by absolute URI.
     pub resources: Vec<(String, Json)>,
     pub formats: FormatMode,
+    pub content: ContentMode,
 }
 
 /// The bounds a compilation and a validation keep to.

@@ -808,6 +808,8 @@ fn unevaluated_neutral(keyword: &Keyword) -> bool {
             | Keyword::Items { .. }
             | Keyword::Contains { .. }
             | Keyword::UnevaluatedItems(_)
+            // Its schema applies to a decoded value, not in place.
+            | Keyword::Content(_)
     )
 }
 

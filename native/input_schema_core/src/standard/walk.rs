@@ -215,6 +215,10 @@ pub(crate) struct Walk<'w> {
     /// The keys of one object that its node's `properties` and
     /// `patternProperties` matched (`Matched`).
     pub matched: Matched,
+    /// While the recording walk is in a value decoded from a string of the
+    /// instance (`decoded`), that string's instance location, rendered:
+    /// every failure inside is reported there.
+    content_at: Option<String>,
 }
 
 /// Which keys of an object passed a plan that failed it (`keys_failed`):
@@ -516,6 +520,7 @@ impl<'w> Walk<'w> {
             remember: None,
             recall: None,
             matched: Matched::default(),
+            content_at: None,
         }
     }
 
@@ -965,6 +970,7 @@ impl<'w> Walk<'w> {
             Keyword::MaxProperties(n) => self.check_property_count(&at, *n, false, instance, &kp, ip),
             Keyword::Required(names) => self.check_required(&at, names, instance, &kp, ip),
             Keyword::DependentRequired(rules) => self.check_dependent_required(&at, rules, instance, &kp, ip),
+            Keyword::Content(content) => self.check_content(&at, content, instance, &kp, ip),
         }
     }
 
@@ -1028,7 +1034,10 @@ impl<'w> Walk<'w> {
                     }
                 })
             });
-            let instance_location = report.write(|out| ip.render_into(out));
+            let instance_location = match &self.content_at {
+                Some(at) => report.write(|out| out.push_str(at)),
+                None => report.write(|out| ip.render_into(out)),
+            };
             let message = report.write(|out| {
                 message(Message::to(out));
             });
@@ -1114,6 +1123,42 @@ impl<'w> Walk<'w> {
         let spent = before.saturating_sub(self.budget.left()) as u64;
         self.spare = self.spare.saturating_sub(spent.max(1));
         Ok(false)
+    }
+
+    /// `node` for `decoded`, a value decoded from a string of the instance
+    /// (`contentSchema`), at the string's location `ip`. The value is a
+    /// temporary, whose lists and objects may lie where an earlier one's
+    /// did, so that an address says nothing about it: no failure of it is
+    /// noted for the recording walk and none recalled for it (`Failures`),
+    /// and the walk's note of matched keys is set aside while it runs
+    /// (`Matched`). Its failures are reported at the string's location:
+    /// the decoded value has no place in the instance.
+    pub(crate) fn decoded<'a, V: Value<'a>>(
+        &mut self,
+        id: NodeId,
+        decoded: V,
+        kp: &Path<'_>,
+        ip: &Path<'_>,
+    ) -> Step {
+        let remember = self.remember.take();
+        let recall = self.recall.take();
+        let matched = std::mem::take(&mut self.matched);
+        // A value decoded inside a decoded value reports at the outermost
+        // string, the one the instance holds.
+        let outermost = self.collect && self.content_at.is_none();
+        if outermost {
+            let mut at = String::new();
+            ip.render_into(&mut at);
+            self.content_at = Some(at);
+        }
+        let result = self.node(id, decoded, kp, ip, None);
+        if outermost {
+            self.content_at = None;
+        }
+        self.matched = matched;
+        self.recall = recall;
+        self.remember = remember;
+        result
     }
 
     /// Evaluates without recording failures ("does it match?").
