@@ -15,7 +15,7 @@ defmodule JSONSchemaBudgetBench do
   alias Backplane.AgentRuntime.InputSchema.Native
 
   def inline?(schema) do
-    match?({:ok, _}, Native.json_schema_compile(schema, :draft2020_12, [], :annotate))
+    match?({:ok, _}, Native.json_schema_compile(schema, :draft2020_12, [], :annotate, :annotate))
   end
 
   # The largest n in 1..limit whose schema compiles inline (0 if none).
@@ -34,7 +34,7 @@ defmodule JSONSchemaBudgetBench do
     times =
       for _ <- 1..runs do
         start = System.monotonic_time(:nanosecond)
-        answer = Native.json_schema_compile(schema, :draft2020_12, [], :annotate)
+        answer = Native.json_schema_compile(schema, :draft2020_12, [], :annotate, :annotate)
         elapsed = System.monotonic_time(:nanosecond) - start
         ^expected = if answer == :dirty, do: :dirty, else: elem(answer, 0)
         elapsed

@@ -31,13 +31,13 @@ defmodule Backplane.JSONSchema do
   alias Backplane.JSONSchema.{CompileError, Compiled, LimitError, ValidationError}
 
   @dialects [:draft2020_12, :draft2019_09, :draft7, :draft6, :draft4]
-  @compile_spec [dialect: @dialects, formats: [:annotate, :assert]]
+  @compile_spec [dialect: @dialects, formats: [:annotate, :assert], content: [:annotate, :assert]]
   @validate_spec [output: [:units, :basic]]
   # Most documents one compile may ask a loader for (as many as a schema
   # may have references under the gateway's Draft 2020-12 contract).
   @max_loads 10_000
-  # What an empty option list means: {dialect, resources, formats}.
-  @defaults {:draft2020_12, %{}, :annotate}
+  # What an empty option list means: {dialect, resources, formats, content}.
+  @defaults {:draft2020_12, %{}, :annotate, :annotate}
 
   @typedoc "A schema: a map (binary or atom keys) or a boolean."
   @type schema :: map() | boolean()
@@ -54,11 +54,22 @@ defmodule Backplane.JSONSchema do
       documents may point at (default `%{}`).
     * `formats:` `:annotate` (default, as the specification says) or
       `:assert`.
+    * `content:` `:annotate` (default, as 2019-09 and 2020-12 say) or
+      `:assert`: `contentEncoding` (`base64`, `base64url`, `base32`,
+      `base16`), `contentMediaType` (`application/json`) and, beside it,
+      `contentSchema` applied to the decoded value. Another encoding or
+      media type stays an annotation.
+    * `loader:` a function of one argument, `uri -> {:ok, schema} |
+      {:error, reason}`, asked at compile (never during validation) for
+      each document a reference names that neither the schema, nor
+      `resources:`, nor the built-in metaschemas hold, once each.
   """
   @type compile_option ::
           {:dialect, :draft2020_12 | :draft2019_09 | :draft7 | :draft6 | :draft4}
           | {:resources, %{optional(String.t()) => schema()}}
           | {:formats, :annotate | :assert}
+          | {:content, :annotate | :assert}
+          | {:loader, (String.t() -> {:ok, schema()} | {:error, term()})}
 
   @typedoc """
   Options of `validate/3`: `output: :units` (default) returns a list of
@@ -81,19 +92,19 @@ defmodule Backplane.JSONSchema do
   @spec compile(schema(), [compile_option()]) :: {:ok, Compiled.t()} | {:error, CompileError.t()}
   def compile(schema, opts \\ []) do
     {loader, opts} = loader!(opts, "compile/2")
-    {dialect, resources, formats} = compile_options!(opts, "compile/2")
+    {dialect, resources, formats, content} = compile_options!(opts, "compile/2")
 
     with {:ok, resources} <- load(schema, dialect, resources, loader) do
-      compile_checked(schema, dialect, resources, formats)
+      compile_checked(schema, dialect, resources, formats, content)
     end
   end
 
-  defp compile_checked(schema, dialect, resources, formats) do
+  defp compile_checked(schema, dialect, resources, formats, content) do
     result =
-      case Native.json_schema_compile(schema, dialect, resources, formats) do
+      case Native.json_schema_compile(schema, dialect, resources, formats, content) do
         :dirty ->
           DirtyGate.run(:compile, fn ->
-            Native.json_schema_compile_dirty(schema, dialect, resources, formats)
+            Native.json_schema_compile_dirty(schema, dialect, resources, formats, content)
           end)
 
         result ->
@@ -108,6 +119,7 @@ defmodule Backplane.JSONSchema do
            schema: schema,
            dialect: dialect,
            formats: formats,
+           content: content,
            resources: resources
          }}
 
@@ -128,7 +140,7 @@ defmodule Backplane.JSONSchema do
   Validates `instance` (any JSON term) against a compiled schema, or
   against a schema map: compiled for this call, or found in the schema
   cache the gateway's schema maps use when the same term was compiled
-  with the same `dialect:` and `formats:` before (not with `resources:`;
+  with the same `dialect:`, `formats:` and `content:` before (not with `resources:`;
   see `Backplane.AgentRuntime.InputSchema.configure_cache/1`). Returns
   `:ok` or every failure (at most 64), in evaluation order.
 
@@ -168,11 +180,14 @@ defmodule Backplane.JSONSchema do
           run(schema, instance, :all)
 
         schema ->
-          {dialect, resources, formats} = compile_options!(compile_opts, "validate/3")
+          {dialect, resources, formats, content} = compile_options!(compile_opts, "validate/3")
 
           case load(schema, dialect, resources, loader) do
-            {:ok, resources} -> check(schema, instance, :all, {dialect, resources, formats})
-            {:error, _} = error -> error
+            {:ok, resources} ->
+              check(schema, instance, :all, {dialect, resources, formats, content})
+
+            {:error, _} = error ->
+              error
           end
       end
 
@@ -196,15 +211,23 @@ defmodule Backplane.JSONSchema do
   # cache, or compiles it (and files it), and validates. Over the
   # compile's inline budget both run on a dirty scheduler; over the
   # walk's, the compiled schema comes back for the dirty walk.
-  defp check(schema, instance, mode, {dialect, resources, formats}) do
+  defp check(schema, instance, mode, {dialect, resources, formats, content}) do
     check_dirty = fn ->
       DirtyGate.run(:compile, fn ->
-        Native.json_schema_check_dirty(schema, instance, mode, dialect, resources, formats)
+        Native.json_schema_check_dirty(
+          schema,
+          instance,
+          mode,
+          dialect,
+          resources,
+          formats,
+          content
+        )
       end)
     end
 
     result =
-      case Native.json_schema_check(schema, instance, mode, dialect, resources, formats) do
+      case Native.json_schema_check(schema, instance, mode, dialect, resources, formats, content) do
         :dirty ->
           check_dirty.()
 
@@ -249,9 +272,10 @@ defmodule Backplane.JSONSchema do
         resources = Map.get(compiled, :resources, %{})
         dialect = Map.get(compiled, :dialect, :draft2020_12)
         formats = Map.get(compiled, :formats, :annotate)
+        content = Map.get(compiled, :content, :annotate)
 
         with {:ok, %Compiled{resource: resource}} <-
-               compile_checked(schema, dialect, resources, formats) do
+               compile_checked(schema, dialect, resources, formats, content) do
           case call(resource, instance, mode) do
             :foreign -> {:error, CompileError.foreign()}
             result -> result
@@ -428,8 +452,11 @@ defmodule Backplane.JSONSchema do
     {resources, rest} = split_resources(opts)
 
     case Settings.options(rest, function, @compile_spec) do
-      {:ok, %{dialect: dialect, formats: formats}} -> {dialect, resources, formats}
-      {:error, message} -> raise ArgumentError, message
+      {:ok, %{dialect: dialect, formats: formats, content: content}} ->
+        {dialect, resources, formats, content}
+
+      {:error, message} ->
+        raise ArgumentError, message
     end
   end
 

@@ -8,13 +8,14 @@ defmodule Backplane.JSONSchema.Compiled do
   """
 
   @enforce_keys [:resource]
-  defstruct [:resource, :schema, :dialect, :formats, resources: %{}]
+  defstruct [:resource, :schema, :dialect, :formats, content: :annotate, resources: %{}]
 
   @type t :: %__MODULE__{
           resource: reference(),
           schema: map() | boolean() | nil,
           dialect: atom(),
           formats: :annotate | :assert,
+          content: :annotate | :assert,
           resources: map()
         }
 end

@@ -657,7 +657,11 @@ fn prepare<'a>(
             dialect: Dialect::Draft2020_12,
             resources: Vec::new(),
             formats: assertions.formats,
-            content: ContentMode::Annotate,
+            content: if assertions.content {
+                ContentMode::Assert
+            } else {
+                ContentMode::Annotate
+            },
         };
         match Validator::check_metaschema(&json, &options, budget, inline) {
             Ok(()) => {}

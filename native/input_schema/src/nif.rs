@@ -705,7 +705,7 @@ pub const HOT: [(&std::ffi::CStr, u32, RawNif); 4] = [
         3,
         crate::standard::json_schema_validate_entry,
     ),
-    (c"json_schema_check", 6, crate::standard::json_schema_check_entry),
+    (c"json_schema_check", 7, crate::standard::json_schema_check_entry),
 ];
 
 pub(crate) type RawTerm = rustler::sys::ErlNifTerm;

@@ -339,6 +339,7 @@ fn compile_validator<'a>(
     dialect: Atom,
     resources: Term<'a>,
     formats: Atom,
+    content: Atom,
     read_budget: &Budget,
     compile_budget: &Budget,
     inline: bool,
@@ -346,7 +347,16 @@ fn compile_validator<'a>(
     // The documents read are dropped here too: their nesting is bounded,
     // and so is the stack that takes.
     input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
-        let (json, options) = read_documents(env, schema, dialect, resources, formats, read_budget, inline)?;
+        let (json, options) = read_documents(
+            env,
+            schema,
+            dialect,
+            resources,
+            formats,
+            content,
+            read_budget,
+            inline,
+        )?;
         let compiled = if inline {
             Validator::compile_inline(&json, &options, compile_budget)
         } else {
@@ -363,12 +373,14 @@ fn compile_validator<'a>(
 /// The schema and the resources read as JSON, with the compile options;
 /// `Err(None)` when the inline budget ran out, `Err(Some(term))` with the
 /// error term to answer.
+#[allow(clippy::too_many_arguments)]
 fn read_documents<'a>(
     env: Env<'a>,
     schema: Term<'a>,
     dialect: Atom,
     resources: Term<'a>,
     formats: Atom,
+    content: Atom,
     read_budget: &Budget,
     inline: bool,
 ) -> Result<(Json, Options), Option<Term<'a>>> {
@@ -414,7 +426,7 @@ fn read_documents<'a>(
             dialect,
             resources: documents,
             formats: format_mode(formats),
-            content: ContentMode::Annotate,
+            content: content_mode(content),
         };
         Ok((json, options))
     }
@@ -434,12 +446,13 @@ fn missing<'a>(env: Env<'a>, schema: Term<'a>, dialect: Atom, resources: Term<'a
         });
         input_schema_core::stack::within(input_schema_core::stack::LIBRARY_RED_ZONE, || {
             let annotate = atoms::annotate();
-            let (json, options) =
-                match read_documents(env, schema, dialect, resources, annotate, &budget, inline) {
-                    Ok(read) => read,
-                    Err(Some(answer)) => return answer,
-                    Err(None) => return atoms::dirty().encode(env),
-                };
+            let (json, options) = match read_documents(
+                env, schema, dialect, resources, annotate, annotate, &budget, inline,
+            ) {
+                Ok(read) => read,
+                Err(Some(answer)) => return answer,
+                Err(None) => return atoms::dirty().encode(env),
+            };
             let references =
                 match input_schema_core::standard::documents::references(&json, &options, &budget) {
                     Ok(references) => references,
@@ -498,10 +511,13 @@ fn json_schema_compile<'a>(
     dialect: Atom,
     resources: Term<'a>,
     formats: Atom,
+    content: Atom,
 ) -> Term<'a> {
     guarded(env, || {
         let budget = Budget::new(COMPILE_INLINE_BUDGET);
-        let compiled = compile_validator(env, schema, dialect, resources, formats, &budget, &budget, true);
+        let compiled = compile_validator(
+            env, schema, dialect, resources, formats, content, &budget, &budget, true,
+        );
         into_resource(env, compiled).unwrap_or_else(|| atoms::dirty().encode(env))
     })
 }
@@ -513,6 +529,7 @@ fn json_schema_compile_dirty<'a>(
     dialect: Atom,
     resources: Term<'a>,
     formats: Atom,
+    content: Atom,
 ) -> Term<'a> {
     crate::deferred::drain();
     guarded(env, || {
@@ -524,6 +541,7 @@ fn json_schema_compile_dirty<'a>(
             dialect,
             resources,
             formats,
+            content,
             &read_budget,
             &compile_budget,
             false,
@@ -627,6 +645,7 @@ fn json_schema_validate_dirty<'a>(
 /// is over its inline budget: `json_schema_check_dirty` does both.
 ///
 /// Its entry is [`crate::nif::HOT`]'s, not rustler's.
+#[allow(clippy::too_many_arguments)]
 fn json_schema_check<'a>(
     env: Env<'a>,
     schema: Term<'a>,
@@ -635,14 +654,18 @@ fn json_schema_check<'a>(
     dialect: Atom,
     resources: Term<'a>,
     formats: Atom,
+    content: Atom,
 ) -> Term<'a> {
     guarded(env, || {
-        check(env, schema, instance, mode, dialect, resources, formats, true)
+        check(
+            env, schema, instance, mode, dialect, resources, formats, content, true,
+        )
     })
 }
 
 /// [`json_schema_check`] on a dirty scheduler: the compile and the walk
 /// with their full limits.
+#[allow(clippy::too_many_arguments)]
 #[rustler::nif(schedule = "DirtyCpu")]
 fn json_schema_check_dirty<'a>(
     env: Env<'a>,
@@ -652,10 +675,13 @@ fn json_schema_check_dirty<'a>(
     dialect: Atom,
     resources: Term<'a>,
     formats: Atom,
+    content: Atom,
 ) -> Term<'a> {
     crate::deferred::drain();
     guarded(env, || {
-        check(env, schema, instance, mode, dialect, resources, formats, false)
+        check(
+            env, schema, instance, mode, dialect, resources, formats, content, false,
+        )
     })
 }
 
@@ -670,6 +696,7 @@ fn check<'a>(
     dialect: Atom,
     resources: Term<'a>,
     formats: Atom,
+    content: Atom,
     inline: bool,
 ) -> Term<'a> {
     // Inline, reading and compiling share the one inline budget.
@@ -683,7 +710,7 @@ fn check<'a>(
     };
     let walk_budget = Budget::new(if inline { WALK_INLINE_BUDGET } else { WALK_BUDGET });
     let caller = if inline { Caller::Inline } else { Caller::Dirty };
-    let key = cache_key(dialect, resources, formats);
+    let key = cache_key(dialect, resources, formats, content);
     if let (Some(key), true) = (key, inline) {
         // This thread's recent hits first: no shared write.
         let hit = cache::front_hit_standard(schema, key, caller, |validator| {
@@ -712,6 +739,7 @@ fn check<'a>(
         dialect,
         resources,
         formats,
+        content,
         &read_budget,
         compile_budget.as_ref().unwrap_or(&read_budget),
         inline,
@@ -737,20 +765,28 @@ fn check<'a>(
 }
 
 /// What a schema map's compile is filed under in the cache, besides the
-/// term: its dialect and format mode. `None` (compiled for the call alone)
+/// term: its dialect, format and content modes. `None` (compiled for the call alone)
 /// when the cache is off, when the call gives `resources:` (their terms
 /// would be part of what the entry is found by), or for an option the
 /// compile refuses.
-fn cache_key(dialect: Atom, resources: Term<'_>, formats: Atom) -> Option<StandardKey> {
+fn cache_key(dialect: Atom, resources: Term<'_>, formats: Atom, content: Atom) -> Option<StandardKey> {
     if !cache::enabled() || resources.map_size().ok()? != 0 {
         return None;
     }
     Some(StandardKey {
         dialect: dialect_of(dialect)?,
         formats: format_mode(formats),
-        content: false,
+        content: content_mode(content) == ContentMode::Assert,
         contract: false,
     })
+}
+
+fn content_mode(content: Atom) -> ContentMode {
+    if content == atoms::assert() {
+        ContentMode::Assert
+    } else {
+        ContentMode::Annotate
+    }
 }
 
 fn format_mode(formats: Atom) -> FormatMode {
@@ -830,7 +866,8 @@ pub(crate) unsafe extern "C" fn json_schema_check_entry(
     // SAFETY: the runtime calls this as a NIF.
     unsafe {
         crate::nif::entry(env, argc, argv, |env, args| {
-            let [schema, instance, mode, dialect, resources, formats] = crate::nif::terms(env, args)?;
+            let [schema, instance, mode, dialect, resources, formats, content] =
+                crate::nif::terms(env, args)?;
             Some(json_schema_check(
                 env,
                 schema,
@@ -839,6 +876,7 @@ pub(crate) unsafe extern "C" fn json_schema_check_entry(
                 atom_of(dialect)?,
                 resources,
                 atom_of(formats)?,
+                atom_of(content)?,
             ))
         })
     }

@@ -208,7 +208,15 @@ defmodule Backplane.JSONSchema.CacheTest do
     schema = %{"properties" => Map.new(1..300, &{"p#{&1}", %{"type" => "integer"}})}
 
     for _ <- 1..2 do
-      assert Native.json_schema_check(schema, %{}, :valid, :draft2020_12, %{}, :annotate) ==
+      assert Native.json_schema_check(
+               schema,
+               %{},
+               :valid,
+               :draft2020_12,
+               %{},
+               :annotate,
+               :annotate
+             ) ==
                :dirty
 
       assert JSONSchema.valid?(schema, %{"p7" => 7})
@@ -226,7 +234,9 @@ defmodule Backplane.JSONSchema.CacheTest do
     schema = %{"type" => "integer", "description" => String.duplicate("d", 40_000)}
 
     for _ <- 1..2 do
-      assert Native.json_schema_check(schema, 1, :valid, :draft2020_12, %{}, :annotate) == :dirty
+      assert Native.json_schema_check(schema, 1, :valid, :draft2020_12, %{}, :annotate, :annotate) ==
+               :dirty
+
       assert JSONSchema.valid?(schema, 1)
       refute JSONSchema.valid?(schema, "1")
     end
@@ -248,7 +258,15 @@ defmodule Backplane.JSONSchema.CacheTest do
     # The inline half found the entry and handed its compiled schema over
     # for the dirty walk.
     assert {:dirty_validate, _} =
-             Native.json_schema_check(schema, long, :all, :draft2020_12, %{}, :annotate)
+             Native.json_schema_check(
+               schema,
+               long,
+               :all,
+               :draft2020_12,
+               %{},
+               :annotate,
+               :annotate
+             )
 
     assert %{entries: 1, misses: 1, hits: 4} = InputSchema.cache_info()
   end

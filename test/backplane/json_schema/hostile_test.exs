@@ -388,7 +388,9 @@ defmodule Backplane.JSONSchema.HostileTest do
       }
 
       # Over the inline budget: the compile is handed to the dirty scheduler.
-      assert Native.json_schema_compile(schema, :draft2020_12, %{}, :annotate) == :dirty
+      assert Native.json_schema_compile(schema, :draft2020_12, %{}, :annotate, :annotate) ==
+               :dirty
+
       compiled = compile!(schema)
 
       assert check(compiled, %{"a" => 9_999}) == :ok
@@ -500,14 +502,16 @@ defmodule Backplane.JSONSchema.HostileTest do
             {%{"enum" => objects}, %{"k" => 7}, %{"k" => 0}},
             {%{"x-data" => objects, "type" => "object"}, %{}, []}
           ] do
-        assert Native.json_schema_compile(schema, :draft2020_12, %{}, :annotate) == :dirty
+        assert Native.json_schema_compile(schema, :draft2020_12, %{}, :annotate, :annotate) ==
+                 :dirty
+
         assert {:ok, compiled} = decide(fn -> JSONSchema.compile(schema) end)
         assert JSONSchema.valid?(compiled, valid)
         refute JSONSchema.valid?(compiled, invalid)
       end
 
       few = %{"const" => Enum.take(objects, 5)}
-      assert {:ok, _} = Native.json_schema_compile(few, :draft2020_12, %{}, :annotate)
+      assert {:ok, _} = Native.json_schema_compile(few, :draft2020_12, %{}, :annotate, :annotate)
     end
   end
 

@@ -20,7 +20,7 @@ defmodule Backplane.JSONSchema.SchemaMapTest do
   end
 
   defp one_call(schema, instance, mode),
-    do: Native.json_schema_check(schema, instance, mode, :draft2020_12, %{}, :annotate)
+    do: Native.json_schema_check(schema, instance, mode, :draft2020_12, %{}, :annotate, :annotate)
 
   test "a small schema and instance: one call answers" do
     schema = %{"type" => "string", "minLength" => 2}

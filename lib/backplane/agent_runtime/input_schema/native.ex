@@ -85,10 +85,10 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def clear_cache, do: :erlang.nif_error(not_loaded())
   def cache_stats, do: :erlang.nif_error(not_loaded())
 
-  def json_schema_compile(_schema, _dialect, _resources, _formats),
+  def json_schema_compile(_schema, _dialect, _resources, _formats, _content),
     do: :erlang.nif_error(not_loaded())
 
-  def json_schema_compile_dirty(_schema, _dialect, _resources, _formats),
+  def json_schema_compile_dirty(_schema, _dialect, _resources, _formats, _content),
     do: :erlang.nif_error(not_loaded())
 
   def json_schema_validate(_compiled, _instance, _mode), do: :erlang.nif_error(not_loaded())
@@ -96,11 +96,19 @@ defmodule Backplane.AgentRuntime.InputSchema.Native do
   def json_schema_validate_dirty(_compiled, _instance, _mode),
     do: :erlang.nif_error(not_loaded())
 
-  def json_schema_check(_schema, _instance, _mode, _dialect, _resources, _formats),
+  def json_schema_check(_schema, _instance, _mode, _dialect, _resources, _formats, _content),
     do: :erlang.nif_error(not_loaded())
 
-  def json_schema_check_dirty(_schema, _instance, _mode, _dialect, _resources, _formats),
-    do: :erlang.nif_error(not_loaded())
+  def json_schema_check_dirty(
+        _schema,
+        _instance,
+        _mode,
+        _dialect,
+        _resources,
+        _formats,
+        _content
+      ),
+      do: :erlang.nif_error(not_loaded())
 
   def json_schema_bytes(_compiled), do: :erlang.nif_error(not_loaded())
   def json_schema_missing(_schema, _dialect, _resources), do: :erlang.nif_error(not_loaded())

@@ -908,4 +908,122 @@ defmodule Backplane.AgentRuntime.InputSchema.Draft202012Test do
       assert {:ok, _} = InputSchema.validate(schema, %{"d" => "x"})
     end
   end
+
+  describe "assertions" do
+    @content %{
+      "type" => "object",
+      "properties" => %{
+        "blob" => %{
+          "contentEncoding" => "base64",
+          "contentMediaType" => "application/json",
+          "contentSchema" => %{"type" => "object", "required" => ["id"]}
+        },
+        "day" => %{"format" => "date"}
+      }
+    }
+
+    test "formats and content are annotations unless asserted" do
+      # "e30=" is base64 for {}; "@@" is no base64 at all.
+      arguments = %{"blob" => "e30=", "day" => "monday"}
+      assert {:ok, ^arguments} = InputSchema.validate(@content, arguments)
+      assert {:ok, _} = InputSchema.validate(@content, %{"blob" => "@@"})
+
+      assert_result(
+        InputSchema.validate(@content, arguments, format_assertion: true),
+        {:validation, "string is not a valid date",
+         %{
+           errors: [%{path: ["day"], rule: :format, message: "string is not a valid date"}],
+           path: "$arguments.day"
+         }}
+      )
+    end
+
+    test "content_assertion: true decodes, parses and applies contentSchema" do
+      assert {:ok, _} =
+               InputSchema.validate(@content, %{"blob" => "eyJpZCI6MX0="}, content_assertion: true)
+
+      assert_result(
+        InputSchema.validate(@content, %{"blob" => "e30="}, content_assertion: true),
+        {:validation, "required property \"id\" is missing",
+         %{
+           errors: [
+             %{path: ["blob"], rule: :required, message: "required property \"id\" is missing"}
+           ],
+           path: "$arguments.blob",
+           property: "id"
+         }}
+      )
+
+      assert_result(
+        InputSchema.validate(@content, %{"blob" => "@@"}, content_assertion: true),
+        {:validation, "string is not valid base64",
+         %{
+           errors: [
+             %{path: ["blob"], rule: :contentEncoding, message: "string is not valid base64"}
+           ],
+           path: "$arguments.blob"
+         }}
+      )
+
+      # "WzE=" is base64 for "[1", which is not JSON.
+      assert_result(
+        InputSchema.validate(@content, %{"blob" => "WzE="}, content_assertion: true),
+        {:validation, "string decoded from base64 is not valid JSON",
+         %{
+           errors: [
+             %{
+               path: ["blob"],
+               rule: :contentMediaType,
+               message: "string decoded from base64 is not valid JSON"
+             }
+           ],
+           path: "$arguments.blob"
+         }}
+      )
+    end
+
+    test "both asserted: every failure, in order" do
+      assert_result(
+        InputSchema.validate(@content, %{"blob" => "@@", "day" => "x"},
+          content_assertion: true,
+          format_assertion: true
+        ),
+        {:validation, "string is not valid base64",
+         %{
+           errors: [
+             %{path: ["blob"], rule: :contentEncoding, message: "string is not valid base64"},
+             %{path: ["day"], rule: :format, message: "string is not a valid date"}
+           ],
+           path: "$arguments.blob"
+         }}
+      )
+    end
+
+    test "a compiled schema keeps the assertions it was compiled with" do
+      {:ok, compiled} = InputSchema.compile(@content, content_assertion: true)
+
+      assert {:error, %Error{message: "string is not valid base64"}} =
+               InputSchema.validate(compiled, %{"blob" => "@@"})
+
+      {:ok, annotated} = InputSchema.compile(@content)
+      assert {:ok, _} = InputSchema.validate(annotated, %{"blob" => "@@"})
+    end
+
+    test "a schema map is filed apart for each content mode" do
+      InputSchema.clear_cache()
+      schema = Map.put(@content, "description", "content #{System.unique_integer()}")
+
+      assert {:ok, _} = InputSchema.validate(schema, %{"blob" => "@@"})
+
+      assert {:error, %Error{}} =
+               InputSchema.validate(schema, %{"blob" => "@@"}, content_assertion: true)
+
+      assert {:ok, _} = InputSchema.validate(schema, %{"blob" => "@@"})
+
+      assert {:error, %Error{}} =
+               InputSchema.validate(schema, %{"blob" => "@@"}, content_assertion: true)
+
+      assert %{hits: 2, misses: 2} = InputSchema.cache_info()
+    end
+  end
 end

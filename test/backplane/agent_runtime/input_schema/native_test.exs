@@ -68,9 +68,9 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
   end
 
   describe "the hand-written entries of the standard entry point's validations" do
-    # `json_schema_validate/3` and `json_schema_check/6` are written without
-    # rustler's wrapper too (standard.rs, "entries"): a mode, dialect or
-    # formats argument that is not an atom is refused with `badarg`, as
+    # `json_schema_validate/3` and `json_schema_check/7` are written without
+    # rustler's wrapper too (standard.rs, "entries"): a mode, dialect,
+    # formats or content argument that is not an atom is refused with `badarg`, as
     # rustler's decoding refuses it, and so do their dirty halves.
     test "answer as the public API does, and refuse an argument that is not an atom" do
       schema = %{"required" => ["q"], "properties" => %{"q" => %{"type" => "integer"}}}
@@ -83,7 +83,7 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
       assert {:error, [{"required", "required property \"q\" is missing", "/required", "", nil}]} =
                Native.json_schema_validate(resource, %{}, :all)
 
-      check = &Native.json_schema_check(schema, &1, &2, :draft2020_12, %{}, :annotate)
+      check = &Native.json_schema_check(schema, &1, &2, :draft2020_12, %{}, :annotate, :annotate)
       assert check.(%{"q" => 1}, :all) == :ok
       assert check.(%{"q" => "1"}, :valid) == false
 
@@ -95,10 +95,19 @@ defmodule Backplane.AgentRuntime.InputSchema.NativeTest do
         refuse = [
           fn -> Native.json_schema_validate(resource, %{}, bad) end,
           fn -> Native.json_schema_validate_dirty(resource, %{}, bad) end,
-          fn -> Native.json_schema_check(schema, %{}, bad, :draft2020_12, %{}, :annotate) end,
-          fn -> Native.json_schema_check(schema, %{}, :all, bad, %{}, :annotate) end,
-          fn -> Native.json_schema_check(schema, %{}, :all, :draft2020_12, %{}, bad) end,
-          fn -> Native.json_schema_check_dirty(schema, %{}, :all, bad, %{}, :annotate) end
+          fn ->
+            Native.json_schema_check(schema, %{}, bad, :draft2020_12, %{}, :annotate, :annotate)
+          end,
+          fn -> Native.json_schema_check(schema, %{}, :all, bad, %{}, :annotate, :annotate) end,
+          fn ->
+            Native.json_schema_check(schema, %{}, :all, :draft2020_12, %{}, bad, :annotate)
+          end,
+          fn ->
+            Native.json_schema_check(schema, %{}, :all, :draft2020_12, %{}, :annotate, bad)
+          end,
+          fn ->
+            Native.json_schema_check_dirty(schema, %{}, :all, bad, %{}, :annotate, :annotate)
+          end
         ]
 
         for call <- refuse, do: assert_raise(ArgumentError, call)

@@ -86,7 +86,7 @@ defmodule Backplane.AgentRuntime.InputSchema.ReloadTest do
     items = %{"items" => %{"type" => "integer"}}
 
     {:dirty_validate, in_flight} =
-      Native.json_schema_check(items, long, :all, :draft2020_12, %{}, :annotate)
+      Native.json_schema_check(items, long, :all, :draft2020_12, %{}, :annotate, :annotate)
 
     true =
       :code.replace_path(:backplane_input_schema, String.to_charlist(Path.join(copy, "ebin")))
