@@ -2,7 +2,8 @@
 //! required test file of draft 4, 6, 7, 2019-09 and 2020-12 (the `.json`
 //! files directly in each dialect's directory), formats as annotations;
 //! each dialect's `optional/format/` files with formats asserted; and its
-//! other optional files (directly in `optional/`), formats asserted too.
+//! other optional files (directly in `optional/`), formats and content
+//! asserted.
 //! The suite is the copy
 //! PyPI's jsonschema 4.26.0 carries, fetched, pinned by SHA-256 and
 //! extracted by `scripts/json_schema_suite`, which prints its `json`
@@ -45,38 +46,6 @@ use serde_json::Value;
 /// `"optional/format/regex.json"`), for every dialect that has it.
 const REFUSED_PATTERNS: &[(&str, &str)] = &[];
 
-/// Optional cases that expect `contentMediaType` or `contentEncoding` to
-/// assert (draft 7 allows either), as `(dialect directory, file, group,
-/// case)`. This library keeps both as annotations in every dialect, as
-/// 2019-09 and 2020-12 require, so each of these instances is valid here;
-/// any other outcome of one of them fails the test.
-const CONTENT_ANNOTATIONS: &[(&str, &str, &str, &str)] = &[
-    (
-        "draft7",
-        "optional/content.json",
-        "validation of string-encoded content based on media type",
-        "an invalid JSON document",
-    ),
-    (
-        "draft7",
-        "optional/content.json",
-        "validation of binary string-encoding",
-        "an invalid base64 string (% is not a valid character)",
-    ),
-    (
-        "draft7",
-        "optional/content.json",
-        "validation of binary-encoded media type documents",
-        "a validly-encoded invalid JSON document",
-    ),
-    (
-        "draft7",
-        "optional/content.json",
-        "validation of binary-encoded media type documents",
-        "an invalid base64 string that is valid JSON",
-    ),
-];
-
 /// The dialect directories of the suite, and the dialect each runs as.
 const DIALECTS: [(&str, Dialect); 5] = [
     ("draft4", Dialect::Draft4),
@@ -99,7 +68,6 @@ struct Tally {
     passed: usize,
     failed: usize,
     refused: usize,
-    annotated: usize,
 }
 
 struct Failure {
@@ -273,7 +241,12 @@ fn run_files(
                 dialect,
                 resources: resources.to_vec(),
                 formats,
-                content: ContentMode::Annotate,
+                // The optional files expect content asserted (draft 7's
+                // `optional/content.json`), as they expect formats.
+                content: match formats {
+                    FormatMode::Assert => ContentMode::Assert,
+                    FormatMode::Annotate => ContentMode::Annotate,
+                },
             };
             let compiled = catch_unwind(AssertUnwindSafe(|| {
                 Validator::compile(&group["schema"], &options)
@@ -307,32 +280,6 @@ fn run_files(
                 let expected = case["valid"]
                     .as_bool()
                     .unwrap_or_else(|| panic!("{file}: {group_name}: a case without a boolean `valid`"));
-                let annotated = CONTENT_ANNOTATIONS.contains(&(
-                    dir_name,
-                    file.as_str(),
-                    group_name.as_str(),
-                    text(case, "description").as_str(),
-                ));
-                if annotated {
-                    // Valid here: both walks must say so.
-                    match catch_unwind(AssertUnwindSafe(|| check_case(&validator, &case["data"], true))) {
-                        Ok(None) if !expected => tally.annotated += 1,
-                        Ok(None) => fail(
-                            case,
-                            "listed as annotated content, but the suite expects it valid".into(),
-                            &mut tally,
-                        ),
-                        Ok(Some(detail)) => {
-                            fail(case, format!("listed as annotated content: {detail}"), &mut tally)
-                        }
-                        Err(payload) => fail(
-                            case,
-                            format!("panicked: {}", panic_message(payload.as_ref())),
-                            &mut tally,
-                        ),
-                    }
-                    continue;
-                }
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     check_case(&validator, &case["data"], expected)
                 }));
@@ -360,7 +307,6 @@ fn sum(per_file: &[(String, Tally)]) -> Tally {
         passed: total.passed + t.passed,
         failed: total.failed + t.failed,
         refused: total.refused + t.refused,
-        annotated: total.annotated + t.annotated,
     })
 }
 
@@ -381,13 +327,10 @@ fn per_file_table(report: &mut String, rows: &[(&str, Vec<(String, Tally)>)]) {
     for name in names {
         write!(report, "{name:<42}").unwrap();
         for (_, per_file) in rows {
-            let cell = per_file.iter().find(|(file, _)| file == name).map_or_else(
-                || "-".to_string(),
-                |(_, t)| match t.annotated {
-                    0 => format!("{}/{}", t.passed, t.cases),
-                    n => format!("{}/{} +{n}a", t.passed, t.cases),
-                },
-            );
+            let cell = per_file
+                .iter()
+                .find(|(file, _)| file == name)
+                .map_or_else(|| "-".to_string(), |(_, t)| format!("{}/{}", t.passed, t.cases));
             write!(report, " {cell:>12}").unwrap();
         }
         writeln!(report).unwrap();
@@ -438,8 +381,8 @@ fn run_suite(
     .unwrap();
     writeln!(
         report,
-        "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8} {:>9}",
-        "dialect", "files", "groups", "cases", "passed", "failed", "refused", "annotated"
+        "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8}",
+        "dialect", "files", "groups", "cases", "passed", "failed", "refused"
     )
     .unwrap();
     let mut total = Tally::default();
@@ -448,8 +391,8 @@ fn run_suite(
         let (files, t) = (per_file.len(), sum(per_file));
         writeln!(
             report,
-            "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8} {:>9}",
-            dir_name, files, t.groups, t.cases, t.passed, t.failed, t.refused, t.annotated
+            "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8}",
+            dir_name, files, t.groups, t.cases, t.passed, t.failed, t.refused
         )
         .unwrap();
         total_files += files;
@@ -458,19 +401,11 @@ fn run_suite(
         total.passed += t.passed;
         total.failed += t.failed;
         total.refused += t.refused;
-        total.annotated += t.annotated;
     }
     writeln!(
         report,
-        "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8} {:>9}",
-        "total",
-        total_files,
-        total.groups,
-        total.cases,
-        total.passed,
-        total.failed,
-        total.refused,
-        total.annotated
+        "{:<14} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8}",
+        "total", total_files, total.groups, total.cases, total.passed, total.failed, total.refused
     )
     .unwrap();
     if by_file {
@@ -503,41 +438,32 @@ fn run_suite(
 /// Every required test file of the five dialects, formats as annotations.
 #[test]
 fn required_tests_of_every_dialect() {
-    if let Some(total) = run_suite("required", FormatMode::Annotate, false, json_files_in) {
-        assert_eq!(total.annotated, 0);
-    }
+    run_suite("required", FormatMode::Annotate, false, json_files_in);
 }
 
 /// Each dialect's `optional/format/` files, formats asserted.
 #[test]
 fn optional_format_tests_with_formats_asserted() {
-    let total = run_suite(
+    run_suite(
         "optional/format, formats asserted",
         FormatMode::Assert,
         true,
         |dir| json_files_in(&dir.join("optional").join("format")),
     );
-    if let Some(total) = total {
-        assert_eq!(total.annotated, 0);
-    }
 }
 
 /// Each dialect's other `optional/` files (those directly in it), formats
-/// asserted: where these files use `format` (a pattern checked through the
-/// metaschema's `"format": "regex"`), they expect it to assert. Every case
-/// passes but those of [`CONTENT_ANNOTATIONS`].
+/// and content asserted: where these files use `format` (a pattern checked
+/// through the metaschema's `"format": "regex"`) or the content keywords
+/// (draft 7's `content.json`), they expect them to assert.
 #[test]
 fn optional_tests_of_every_dialect() {
-    let total = run_suite("optional, formats asserted", FormatMode::Assert, true, |dir| {
-        json_files_in(&dir.join("optional"))
-    });
-    if let Some(total) = total {
-        assert_eq!(
-            total.annotated,
-            CONTENT_ANNOTATIONS.len(),
-            "every listed content case is in the suite"
-        );
-    }
+    run_suite(
+        "optional, formats and content asserted",
+        FormatMode::Assert,
+        true,
+        |dir| json_files_in(&dir.join("optional")),
+    );
 }
 
 /// Cases of the previous pin, PyPI's jsonschema 4.23.0 copy, that the

@@ -3,7 +3,8 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   # required test file of draft 4, 6, 7, 2019-09 and 2020-12 (the .json
   # files directly in each dialect's directory), formats as annotations,
   # each dialect's optional/format files with formats asserted, and its
-  # other optional files (directly in optional/), formats asserted too. The
+  # other optional files (directly in optional/), formats and content
+  # asserted (draft 7's optional/content.json expects content asserted). The
   # suite is the copy PyPI's jsonschema 4.26.0 carries, fetched, pinned by
   # SHA-256 and extracted into the clone by scripts/json_schema_suite
   # (scripts/test runs it). The directory is JSON_SCHEMA_SUITE when set,
@@ -17,8 +18,7 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   # case, except the groups of @refused_patterns (patterns that need
   # backtracking, refused at compile time by design), where a compile error
   # naming the pattern is the expected outcome. Keep that list the same as
-  # REFUSED_PATTERNS in native/input_schema_core/tests/official_suite.rs,
-  # and @content_annotations the same as CONTENT_ANNOTATIONS there.
+  # REFUSED_PATTERNS in native/input_schema_core/tests/official_suite.rs.
   #
   # The suite's output tests (json/output-tests, 2019-09 and 2020-12) run
   # here only, since the basic output is built on the Elixir side: each
@@ -48,21 +48,6 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   # {file relative to the dialect's directory, group description}
   @refused_patterns []
 
-  # Optional cases that expect contentMediaType or contentEncoding to assert
-  # (draft 7 allows either): {dialect directory, file, group, case}. Both
-  # stay annotations here in every dialect, so each instance must be valid
-  # through both calls; any other outcome fails.
-  @content_annotations [
-    {"draft7", "optional/content.json",
-     "validation of string-encoded content based on media type", "an invalid JSON document"},
-    {"draft7", "optional/content.json", "validation of binary string-encoding",
-     "an invalid base64 string (% is not a valid character)"},
-    {"draft7", "optional/content.json", "validation of binary-encoded media type documents",
-     "a validly-encoded invalid JSON document"},
-    {"draft7", "optional/content.json", "validation of binary-encoded media type documents",
-     "an invalid base64 string that is valid JSON"}
-  ]
-
   # Output cases that expect the annotations of a valid instance:
   # {dialect directory, file under output-tests/<dialect>, group, case}.
   @annotation_outputs [
@@ -89,7 +74,7 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
       run(unquote(dir), unquote(dialect), :assert, "optional/format")
     end
 
-    test "#{dir}: the other optional files, formats asserted" do
+    test "#{dir}: the other optional files, formats and content asserted" do
       run(unquote(dir), unquote(dialect), :assert, "optional")
     end
   end
@@ -107,18 +92,13 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
     assert files != [], "no test files in #{Path.join(dialect_dir, subdir)}"
     resources = remotes(root)
 
-    annotated =
-      for {^dir_name, file, group, case_name} <- @content_annotations,
-          Path.dirname(file) == subdir,
-          do: {file, group, case_name}
-
-    initial = {%{groups: 0, cases: 0, passed: 0, failed: 0, refused: 0, annotated: 0}, []}
+    initial = {%{groups: 0, cases: 0, passed: 0, failed: 0, refused: 0}, []}
 
     {tally, failures} =
       Enum.reduce(files, initial, fn path, acc ->
         file = Path.relative_to(path, dialect_dir)
         groups = decode_file!(path)
-        context = {file, dialect, formats, resources, annotated}
+        context = {file, dialect, formats, resources}
         Enum.reduce(groups, acc, &run_group(&1, &2, context))
       end)
 
@@ -127,7 +107,7 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
     summary =
       "#{dir_name} #{subdir_label(subdir)} (#{formats}): #{length(files)} files, " <>
         "#{tally.groups} groups, #{tally.cases} cases, #{tally.passed} passed, " <>
-        "#{tally.failed} failed, #{tally.refused} refused, #{tally.annotated} annotated"
+        "#{tally.failed} failed, #{tally.refused} refused"
 
     if failures != [] do
       listed =
@@ -147,14 +127,13 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
       )
     end
 
-    assert tally.passed + tally.refused + tally.annotated == tally.cases, summary
-    assert tally.annotated == length(annotated), summary
+    assert tally.passed + tally.refused == tally.cases, summary
   end
 
   defp subdir_label(""), do: "required"
   defp subdir_label(subdir), do: subdir
 
-  defp run_group(group, {tally, failures}, {file, dialect, formats, resources, annotated}) do
+  defp run_group(group, {tally, failures}, {file, dialect, formats, resources}) do
     description = Map.get(group, "description", "?")
     cases = Map.fetch!(group, "tests")
     tally = %{tally | groups: tally.groups + 1, cases: tally.cases + length(cases)}
@@ -168,7 +147,10 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
         JSONSchema.compile(Map.fetch!(group, "schema"),
           dialect: dialect,
           resources: resources,
-          formats: formats
+          formats: formats,
+          # The optional files expect content asserted, as they expect
+          # formats; the required ones, annotations.
+          content: formats
         )
       rescue
         exception -> {:raised, Exception.format(:error, exception, __STACKTRACE__)}
@@ -180,21 +162,12 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
       {:ok, schema} ->
         Enum.reduce(cases, {tally, failures}, fn case_, {tally, failures} ->
           expected = Map.fetch!(case_, "valid")
-          listed = {file, description, Map.get(case_, "description", "?")} in annotated
 
-          # A listed case is valid here: both calls must say so.
-          case {listed, check_case(schema, Map.fetch!(case_, "data"), expected or listed)} do
-            {false, :ok} ->
+          case check_case(schema, Map.fetch!(case_, "data"), expected) do
+            :ok ->
               {%{tally | passed: tally.passed + 1}, failures}
 
-            {true, :ok} when expected == false ->
-              {%{tally | annotated: tally.annotated + 1}, failures}
-
-            {true, :ok} ->
-              detail = "listed as annotated content, but the suite expects it valid"
-              {%{tally | failed: tally.failed + 1}, fail.(failures, case_, detail)}
-
-            {_, {:fail, detail}} ->
+            {:fail, detail} ->
               {%{tally | failed: tally.failed + 1}, fail.(failures, case_, detail)}
           end
         end)

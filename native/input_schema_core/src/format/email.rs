@@ -273,4 +273,23 @@ mod tests {
             assert!(!email(invalid), "{invalid:?}");
         }
     }
+
+    /// RFC 6531's `UTF8-non-ascii` in the local part is any UTF-8
+    /// character past ASCII (RFC 6532, section 3.1: UTF8-2, UTF8-3 and
+    /// UTF8-4), with no filter by class: a C1 control (U+0085), a
+    /// noncharacter (U+FFFF) and a supplementary-plane letter (U+1D54F) are
+    /// all valid there. The separator is ASCII `@` alone: a fullwidth one
+    /// (U+FF20) leaves no `@` at all.
+    #[test]
+    fn local_part_code_points() {
+        for valid in [
+            "\u{85}@example.com",
+            "\u{FFFF}@example.com",
+            "\u{1D54F}@example.com",
+        ] {
+            assert!(idn_email(valid), "{valid:?}");
+            assert!(!email(valid), "{valid:?}");
+        }
+        assert!(!idn_email("user\u{FF20}example.com"));
+    }
 }
