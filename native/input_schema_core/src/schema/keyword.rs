@@ -54,10 +54,59 @@ pub enum Keyword {
     DependentRequired,
 }
 
-/// Number of keywords, for per-schema slot tables.
-pub const KEYWORD_COUNT: usize = 42;
+/// Number of keywords, for per-schema slot tables: `Keyword::ALL`'s. A
+/// keyword whose index falls outside the table is refused where a schema
+/// is read (`schema::slots`), never accepted unenforced; the tests below
+/// pin that every keyword is in `ALL`, in its place.
+pub const KEYWORD_COUNT: usize = Keyword::ALL.len();
 
 impl Keyword {
+    /// Every keyword, in declaration order (`index` is its place here).
+    pub const ALL: [Keyword; 42] = [
+        Keyword::Type,
+        Keyword::Properties,
+        Keyword::Required,
+        Keyword::AdditionalProperties,
+        Keyword::AdditionalPropertiesSnake,
+        Keyword::Description,
+        Keyword::Title,
+        Keyword::Default,
+        Keyword::Enum,
+        Keyword::Const,
+        Keyword::Minimum,
+        Keyword::Maximum,
+        Keyword::ExclusiveMinimum,
+        Keyword::ExclusiveMaximum,
+        Keyword::MinLength,
+        Keyword::MaxLength,
+        Keyword::MinItems,
+        Keyword::MaxItems,
+        Keyword::Pattern,
+        Keyword::Items,
+        Keyword::OneOf,
+        Keyword::AnyOf,
+        Keyword::Not,
+        Keyword::Format,
+        Keyword::ContentEncoding,
+        Keyword::Schema,
+        Keyword::McpHeader,
+        Keyword::Comment,
+        Keyword::Id,
+        Keyword::Examples,
+        Keyword::Deprecated,
+        Keyword::ReadOnly,
+        Keyword::WriteOnly,
+        Keyword::Ref,
+        Keyword::Defs,
+        Keyword::Definitions,
+        Keyword::AllOf,
+        Keyword::PrefixItems,
+        Keyword::AdditionalItems,
+        Keyword::UniqueItems,
+        Keyword::PropertyNames,
+        Keyword::DependentRequired,
+    ];
+
     pub fn from_name(name: &[u8]) -> Option<Keyword> {
         Some(match name {
             b"type" => Keyword::Type,
@@ -172,5 +221,23 @@ impl Keyword {
 
     pub fn index(self) -> usize {
         self as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_keyword_is_listed_once_in_its_place_and_read_back_by_name() {
+        for (i, keyword) in Keyword::ALL.iter().enumerate() {
+            assert_eq!(keyword.index(), i, "{keyword:?}");
+            assert_eq!(Keyword::from_name(keyword.name().as_bytes()), Some(*keyword));
+        }
+        // `name` is an exhaustive match: a keyword added to the enum has a
+        // name, and `from_name` of it must be that keyword, which the loop
+        // above checks only for the listed ones; so a keyword missing from
+        // `ALL` is one whose index is at least `KEYWORD_COUNT`, refused.
+        assert_eq!(KEYWORD_COUNT, Keyword::ALL.len());
     }
 }

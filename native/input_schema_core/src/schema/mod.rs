@@ -587,17 +587,17 @@ fn keyword_slots<'a, V: Value<'a>>(schema: V, path: &SchemaPath<'_, V>) -> Compi
             }
             keyword => keyword,
         };
-        let Some(keyword) = keyword else {
+        // A keyword without a slot (one the table does not list) is refused
+        // as an unknown key is: never accepted and left unenforced.
+        let Some(slot) = keyword.and_then(|keyword| slots.get_mut(keyword.index())) else {
             let name = name.unwrap_or_else(|| format!("{key:?}").into_bytes());
             return Err(path
                 .child(Step::Name(&name))
                 .fail(SchemaError::UnsupportedKeyword(key)));
         };
-        if let Some(slot) = slots.get_mut(keyword.index()) {
-            match slot {
-                Some((_, true)) if !is_atom => {}
-                _ => *slot = Some((value, is_atom)),
-            }
+        match slot {
+            Some((_, true)) if !is_atom => {}
+            _ => *slot = Some((value, is_atom)),
         }
     }
     if let Some((resolved, key, _)) = target {
