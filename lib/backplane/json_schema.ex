@@ -33,6 +33,9 @@ defmodule Backplane.JSONSchema do
   @dialects [:draft2020_12, :draft2019_09, :draft7, :draft6, :draft4]
   @compile_spec [dialect: @dialects, formats: [:annotate, :assert], content: [:annotate, :assert]]
   @validate_spec [output: [:units, :basic]]
+  # Every option, in the order messages name them.
+  @compile_known [:dialect, :resources, :loader, :formats, :content]
+  @validate_known @compile_known ++ [:output]
   # Most documents one compile may ask a loader for (as many as a schema
   # may have references under the gateway's Draft 2020-12 contract).
   @max_loads 10_000
@@ -92,7 +95,7 @@ defmodule Backplane.JSONSchema do
   @spec compile(schema(), [compile_option()]) :: {:ok, Compiled.t()} | {:error, CompileError.t()}
   def compile(schema, opts \\ []) do
     {loader, opts} = loader!(opts, "compile/2")
-    {dialect, resources, formats, content} = compile_options!(opts, "compile/2")
+    {dialect, resources, formats, content} = compile_options!(opts, "compile/2", @compile_known)
 
     with {:ok, resources} <- load(schema, dialect, resources, loader) do
       compile_checked(schema, dialect, resources, formats, content)
@@ -180,7 +183,8 @@ defmodule Backplane.JSONSchema do
           run(schema, instance, :all)
 
         schema ->
-          {dialect, resources, formats, content} = compile_options!(compile_opts, "validate/3")
+          {dialect, resources, formats, content} =
+            compile_options!(compile_opts, "validate/3", @validate_known)
 
           case load(schema, dialect, resources, loader) do
             {:ok, resources} ->
@@ -448,10 +452,10 @@ defmodule Backplane.JSONSchema do
     {:error, CompileError.new(%{reason: :load, uri: request, message: message})}
   end
 
-  defp compile_options!(opts, function) do
+  defp compile_options!(opts, function, known) do
     {resources, rest} = split_resources(opts)
 
-    case Settings.options(rest, function, @compile_spec) do
+    case Settings.options(rest, function, @compile_spec, known) do
       {:ok, %{dialect: dialect, formats: formats, content: content}} ->
         {dialect, resources, formats, content}
 
@@ -464,7 +468,7 @@ defmodule Backplane.JSONSchema do
     {resources, rest} = split_resources(opts)
     {output, rest} = split_key(rest, :output)
 
-    case Settings.options(output, "validate/3", @validate_spec) do
+    case Settings.options(output, "validate/3", @validate_spec, @validate_known) do
       {:ok, %{output: output}} ->
         compile_opts = if resources == %{}, do: rest, else: [{:resources, resources} | rest]
         {output, compile_opts}
@@ -500,13 +504,17 @@ defmodule Backplane.JSONSchema do
 
   defp split_resources(opts), do: {%{}, opts}
 
-  defp split_key(opts, key) when is_list(opts) do
-    if :proplists.is_defined(key, opts) and keyword_like?(opts) do
+  # Anything but a proper keyword list is left whole, for the shared
+  # checker to name.
+  defp split_key(opts, key) do
+    if keyword_like?(opts) and :lists.keymember(key, 1, opts) do
       Enum.split_with(opts, &match?({^key, _}, &1))
     else
       {[], opts}
     end
   end
 
-  defp keyword_like?(opts), do: Enum.all?(opts, &match?({k, _} when is_atom(k), &1))
+  defp keyword_like?([]), do: true
+  defp keyword_like?([{key, _value} | rest]) when is_atom(key), do: keyword_like?(rest)
+  defp keyword_like?(_other), do: false
 end

@@ -297,10 +297,14 @@ defmodule Backplane.JSONSchemaTest do
   describe "options are checked" do
     test "an unknown key, a wrong value or a non-list is an ArgumentError naming it" do
       assert_raise ArgumentError,
-                   "unknown option :dialects of compile/2 (known: :dialect, :formats)",
+                   "unknown option :dialects of compile/2 (known: :dialect, :resources, :loader, :formats, :content)",
                    fn ->
                      JSONSchema.compile(%{}, dialects: :draft7)
                    end
+
+      assert_raise ArgumentError,
+                   "unknown option :errors of validate/3 (known: :dialect, :resources, :loader, :formats, :content, :output)",
+                   fn -> JSONSchema.validate(%{}, 1, errors: :all) end
 
       assert_raise ArgumentError,
                    "invalid value for :dialect: expected :draft2020_12, :draft2019_09, :draft7, :draft6 or :draft4, got :draft3",
@@ -311,6 +315,10 @@ defmodule Backplane.JSONSchemaTest do
                    fn ->
                      JSONSchema.compile(%{}, :all)
                    end
+
+      assert_raise ArgumentError,
+                   "invalid options of validate/3: expected a keyword list, got [{:loader, 1} | :x]",
+                   fn -> JSONSchema.validate(%{}, 1, [{:loader, 1} | :x]) end
 
       assert_raise ArgumentError,
                    "invalid value for :resources: expected a map from URI strings to schemas, got [1]",

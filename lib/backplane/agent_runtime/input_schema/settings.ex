@@ -76,11 +76,13 @@ defmodule Backplane.AgentRuntime.InputSchema.Settings do
   (`%{errors: :all}`), or `{:error, message}` for options that are not a
   keyword list, an unknown key, a key given twice, or a value the key does
   not accept, in that order of precedence. Values are compared exactly
-  (`=:=`).
+  (`=:=`). `known` lists every key the function takes, in the order
+  messages name them, when the caller has taken some keys out of `opts`
+  before (the keys of `spec` by default).
   """
-  @spec options(term(), String.t(), [{atom(), [term(), ...]}, ...]) ::
+  @spec options(term(), String.t(), [{atom(), [term(), ...]}, ...], [atom()] | nil) ::
           {:ok, %{optional(atom()) => term()}} | {:error, String.t()}
-  def options(opts, function, spec) do
+  def options(opts, function, spec, known \\ nil) do
     # One pass over the list for valid options; the messages (and which
     # problem is named when there are several) come from the checks below,
     # run only once the pass has failed.
@@ -89,7 +91,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Settings do
         {:ok, defaults(spec, given)}
 
       :error ->
-        {:error, option_error(opts, function, spec)}
+        {:error, option_error(opts, function, spec, known || Keyword.keys(spec))}
     end
   end
 
@@ -115,9 +117,9 @@ defmodule Backplane.AgentRuntime.InputSchema.Settings do
   defp defaults([{key, [default | _]} | spec], given),
     do: defaults(spec, Map.put_new(given, key, default))
 
-  defp option_error(opts, function, spec) do
+  defp option_error(opts, function, spec, known) do
     with :ok <- keyword(opts, "options of #{function}"),
-         :ok <- known(opts, Keyword.keys(spec), "option", " of #{function}") do
+         :ok <- known(opts, known, "option", " of #{function}") do
       Enum.find_value(spec, fn {key, accepted} ->
         case fetch(opts, key, nil, &one_of(&1, accepted)) do
           {:ok, _value} -> nil
