@@ -205,6 +205,13 @@ defmodule Backplane.JSONSchema do
   Whether `instance` is valid: the fast path, which builds no error terms.
   A schema that does not compile, or a validation over a limit, answers
   `false` (fail closed).
+
+      iex> Backplane.JSONSchema.valid?(%{"type" => "string", "maxLength" => 3}, "abc")
+      true
+      iex> Backplane.JSONSchema.valid?(%{"type" => "string", "maxLength" => 3}, "abcd")
+      false
+      iex> Backplane.JSONSchema.valid?(%{"minLength" => -1}, "a")
+      false
   """
   @spec valid?(Compiled.t() | schema(), term()) :: boolean()
   def valid?(%Compiled{} = compiled, instance), do: run(compiled, instance, :valid) == true

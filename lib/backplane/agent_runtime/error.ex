@@ -53,6 +53,10 @@ defmodule Backplane.AgentRuntime.Error do
           | :unknown_outcome
           | :overloaded
 
+  @typedoc """
+  An error: its `class`, its `message` (`nil` if none was given), its
+  `details` map and its `cause` (any term, `nil` if none).
+  """
   @type t :: %__MODULE__{
           class: class(),
           message: String.t() | nil,
@@ -62,7 +66,14 @@ defmodule Backplane.AgentRuntime.Error do
 
   defstruct class: :execution_failure, message: nil, details: %{}, cause: nil
 
-  @doc "The classes an error may have."
+  @doc """
+  The classes an error may have.
+
+      iex> :validation in Backplane.AgentRuntime.Error.classes()
+      true
+      iex> length(Backplane.AgentRuntime.Error.classes())
+      14
+  """
   @spec classes() :: [class()]
   def classes, do: @classes
 
@@ -71,6 +82,11 @@ defmodule Backplane.AgentRuntime.Error do
   pairs) becomes the details map through `Map.new/1`; `opts[:cause]` is the
   cause. Raises `ArgumentError` for a class outside `classes/0`; `opts` must
   be a list.
+
+      iex> Backplane.AgentRuntime.Error.new(:timeout)
+      %Backplane.AgentRuntime.Error{class: :timeout, message: nil, details: %{}, cause: nil}
+      iex> Backplane.AgentRuntime.Error.new(:oops, "no such class")
+      ** (ArgumentError) unknown agent runtime error class :oops
   """
   @spec new(class(), String.t() | nil, keyword()) :: t()
   def new(class, message \\ nil, opts \\ []) when is_list(opts) do

@@ -62,7 +62,12 @@ defmodule Backplane.AgentRuntime.InputSchema do
   are the contract's (`schema_registry:`, `schema_loader:` or `loader:`,
   `format_assertion:`, `content_assertion:`; see `validate/3`); under the
   subset there are none, and `validate_schema(schema, [])` is
-  `validate_schema(schema)`.
+  `validate_schema(schema)`. Under the subset:
+
+      iex> Backplane.AgentRuntime.InputSchema.validate_schema(%{"type" => "object"}, [])
+      :ok
+      iex> Backplane.AgentRuntime.InputSchema.validate_schema(%{"type" => "object"}, format_assertion: true)
+      ** (ArgumentError) validate_schema/2 takes no options under contract: :subset, got [format_assertion: true]
   """
   @spec validate_schema(term(), term()) :: :ok | {:error, Error.t()}
   def validate_schema(schema, opts) do
@@ -82,12 +87,17 @@ defmodule Backplane.AgentRuntime.InputSchema do
   @doc """
   The contract this node's `InputSchema` follows: `:subset` (the default)
   or `:draft2020_12`, as `config :backplane_input_schema, contract: ...`
-  sets it when the application starts (docs/configuration.md).
+  sets it when the application starts (docs/configuration.md). With the
+  default configuration:
+
+      iex> Backplane.AgentRuntime.InputSchema.contract()
+      :subset
   """
   @spec contract() :: :subset | :draft2020_12
   def contract, do: :persistent_term.get(@contract_key, :subset)
 
   @doc false
+  @spec put_contract(:subset | :draft2020_12) :: :ok
   # The application sets it once at start (a change of a persistent term
   # costs the node a scan of every process, so an unchanged value is not
   # written again).
@@ -364,7 +374,16 @@ defmodule Backplane.AgentRuntime.InputSchema do
   @spec clear_cache() :: :ok
   def clear_cache, do: Native.clear_cache()
 
-  @doc "The cache's policy, size and counters."
+  @doc """
+  The cache's policy, size and counters: whether it is `enabled`, the
+  `entries` it holds and about how many `bytes` they take, its bounds
+  (`max_entries`, `max_bytes`), and the `hits` and `misses` of its
+  lookups (`clear_cache/0` resets them). With the default policy:
+
+      iex> info = Backplane.AgentRuntime.InputSchema.cache_info()
+      iex> {info.enabled, info.max_entries, info.max_bytes}
+      {true, 1024, 67108864}
+  """
   @spec cache_info() :: cache_info()
   def cache_info do
     {enabled, entries, bytes, max_entries, max_bytes, hits, misses} = Native.cache_stats()

@@ -13,10 +13,18 @@ defmodule Backplane.JSONSchema.CompileError do
     * `pointer`: where in the schema, as a JSON Pointer (`nil` if none).
     * `uri`: the URI concerned (`nil` if none).
     * `failures`: for `:metaschema`, each `%{pointer: _, keyword: _, message: _}`.
+
+      iex> {:error, error} = Backplane.JSONSchema.compile(%{"$ref" => "https://example.com/s"})
+      iex> {error.reason, error.pointer, error.uri}
+      {:unresolved_reference, "/$ref", "https://example.com/s"}
+      iex> {:error, error} = Backplane.JSONSchema.compile(%{"minLength" => -1})
+      iex> error.failures
+      [%{keyword: "minimum", message: "instance is less than the minimum 0", pointer: "/minLength"}]
   """
 
   defstruct [:reason, :message, :pointer, :uri, failures: []]
 
+  @typedoc "Why a schema did not compile (the fields are described above)."
   @type t :: %__MODULE__{
           reason: atom(),
           message: String.t(),
@@ -26,9 +34,11 @@ defmodule Backplane.JSONSchema.CompileError do
         }
 
   @doc false
+  @spec new(map() | keyword()) :: t()
   def new(details), do: struct(__MODULE__, details)
 
   @doc false
+  @spec foreign() :: t()
   def foreign do
     %__MODULE__{
       reason: :foreign,
@@ -38,6 +48,7 @@ defmodule Backplane.JSONSchema.CompileError do
   end
 
   @doc false
+  @spec internal() :: t()
   def internal do
     %__MODULE__{reason: :internal, message: "schema compilation failed unexpectedly"}
   end

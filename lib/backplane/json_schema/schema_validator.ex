@@ -114,6 +114,14 @@ defmodule Backplane.JSONSchema.SchemaValidator do
   @doc """
   Compiles a schema map: `{:ok, compiled}`, `{:unsupported, reason}` or
   `{:error, reason}`, `reason` a `Backplane.JSONSchema.CompileError`.
+
+      iex> alias Backplane.JSONSchema.SchemaValidator
+      iex> {:unsupported, error} = SchemaValidator.compile(%{"pattern" => "(a)\\\\1"}, [])
+      iex> {error.reason, error.pointer}
+      {:pattern, "/pattern"}
+      iex> {:error, error} = SchemaValidator.compile(true, [])
+      iex> {error.reason, error.pointer}
+      {:not_a_schema, ""}
   """
   @spec compile(map(), keyword()) ::
           {:ok, Compiled.t()} | {:unsupported, CompileError.t()} | {:error, CompileError.t()}
@@ -161,6 +169,11 @@ defmodule Backplane.JSONSchema.SchemaValidator do
   @doc """
   Validates a value against what `compile/2` answered: `:ok` or
   `{:error, errors}` (see the moduledoc for each error's map).
+
+      iex> alias Backplane.JSONSchema.SchemaValidator
+      iex> {:ok, compiled} = SchemaValidator.compile(%{"items" => %{"type" => "string"}}, [])
+      iex> SchemaValidator.validate(compiled, ["a", {:b}], [])
+      {:error, [%{path: [1], message: "instance is a tuple, not a JSON value", keyword: nil, instance_location: "/1", keyword_location: nil, absolute_keyword_location: nil}]}
   """
   @spec validate(Compiled.t(), term(), keyword()) :: :ok | {:error, [error()]}
   def validate(compiled, value, opts) do

@@ -12,6 +12,10 @@ defmodule Backplane.JSONSchema.ValidationError do
     * `instance_location`: JSON Pointer into the instance (`""` is the
       root).
     * `message`: what failed, in words.
+
+      iex> schema = %{"$id" => "https://example.com/s", "properties" => %{"n" => %{"minimum" => 1}}}
+      iex> Backplane.JSONSchema.validate(schema, %{"n" => 0})
+      {:error, [%Backplane.JSONSchema.ValidationError{keyword: "minimum", keyword_location: "/properties/n/minimum", absolute_keyword_location: "https://example.com/s#/properties/n/minimum", instance_location: "/n", message: "instance is less than the minimum 1"}]}
   """
 
   defstruct [
@@ -22,6 +26,7 @@ defmodule Backplane.JSONSchema.ValidationError do
     :message
   ]
 
+  @typedoc "One failure of an instance (the fields are described above)."
   @type t :: %__MODULE__{
           keyword: String.t(),
           keyword_location: String.t(),

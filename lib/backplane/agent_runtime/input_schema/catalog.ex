@@ -1,20 +1,22 @@
 defmodule Backplane.AgentRuntime.InputSchema.Catalog do
-  @moduledoc """
-  Answers "which tools of this MCP server will the gateway accept, and why
-  not?" and "why was this call rejected, completely?": reads a catalog and
-  recorded calls from JSON, checks them with `InputSchema`, and renders a
-  report as a table or as JSON. `mix input_schema.check` is its command line.
-
-  A catalog is an MCP `tools/list` result (`{"tools": [...]}`), a JSON array
-  of tools, or JSON lines with one tool per line; each tool has `name` and
-  `inputSchema`. Calls are JSON lines of `{"name": ..., "arguments": ...}`.
-
-  Beside the gateway's verdict, the report can carry what the standard entry
-  point, `Backplane.JSONSchema`, makes of each tool (`standard_schemas/2`,
-  `with_standard/2`, `with_standard_calls/3`): whether its `inputSchema`
-  compiles in a given dialect, and whether each call is valid against it.
-  The gateway's verdict alone decides `all_supported?/1`.
-  """
+  @moduledoc false
+  # Internal (docs/adoption.md, "What the library defines"): callers use
+  # `mix input_schema.check` (docs/checker.md).
+  #
+  # Answers "which tools of this MCP server will the gateway accept, and why
+  # not?" and "why was this call rejected, completely?": reads a catalog and
+  # recorded calls from JSON, checks them with `InputSchema`, and renders a
+  # report as a table or as JSON. `mix input_schema.check` is its command line.
+  #
+  # A catalog is an MCP `tools/list` result (`{"tools": [...]}`), a JSON array
+  # of tools, or JSON lines with one tool per line; each tool has `name` and
+  # `inputSchema`. Calls are JSON lines of `{"name": ..., "arguments": ...}`.
+  #
+  # Beside the gateway's verdict, the report can carry what the standard entry
+  # point, `Backplane.JSONSchema`, makes of each tool (`standard_schemas/2`,
+  # `with_standard/2`, `with_standard_calls/3`): whether its `inputSchema`
+  # compiles in a given dialect, and whether each call is valid against it.
+  # The gateway's verdict alone decides `all_supported?/1`.
 
   alias Backplane.AgentRuntime.InputSchema
   alias Backplane.AgentRuntime.InputSchema.JSON

@@ -15,11 +15,20 @@ defmodule Backplane.AgentRuntime.InputSchema.Compiled do
   once, through the schema cache, and validates exactly as the compiling
   node does. It also carries whether it asserts formats (`formats:`), so
   the schema is compiled again the same way.
+
+      iex> alias Backplane.AgentRuntime.InputSchema
+      iex> {:ok, compiled} = InputSchema.compile(%{"required" => ["q"]})
+      iex> inspect(compiled)
+      "#Backplane.AgentRuntime.InputSchema.Compiled<>"
+      iex> stored = :erlang.term_to_binary(compiled)
+      iex> InputSchema.validate(:erlang.binary_to_term(stored), %{"q" => "beam"})
+      {:ok, %{"q" => "beam"}}
   """
 
   @enforce_keys [:resource]
   defstruct [:resource, :source, formats: :annotate]
 
+  @typedoc "A compiled tool schema (opaque)."
   @opaque t :: %__MODULE__{
             resource: reference(),
             source: binary() | nil,

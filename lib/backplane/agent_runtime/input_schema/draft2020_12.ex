@@ -24,6 +24,7 @@ defmodule Backplane.AgentRuntime.InputSchema.Draft202012 do
     @enforce_keys [:resource]
     defstruct [:resource, :source]
 
+    @typedoc "A tool schema compiled under `contract: :draft2020_12` (opaque)."
     @opaque t :: %__MODULE__{resource: reference(), source: binary() | nil}
 
     defimpl Inspect do

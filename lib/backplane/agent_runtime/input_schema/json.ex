@@ -15,7 +15,13 @@ defmodule Backplane.AgentRuntime.InputSchema.JSON do
   alias Backplane.AgentRuntime.Error
   alias Backplane.AgentRuntime.InputSchema.Native
 
-  @doc "Decodes one JSON value; the error's details carry `line`, `column` and `reason`."
+  @doc """
+  Decodes one JSON value; the error's details carry `line`, `column` and
+  `reason`.
+
+      iex> Backplane.AgentRuntime.InputSchema.JSON.decode(~s([1, "a", {"b": false}]))
+      {:ok, [1, "a", %{"b" => false}]}
+  """
   @spec decode(binary()) :: {:ok, term()} | {:error, Error.t()}
   def decode(text), do: Native.decode_json(text)
 
