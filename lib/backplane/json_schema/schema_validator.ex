@@ -152,9 +152,6 @@ defmodule Backplane.JSONSchema.SchemaValidator do
 
       {:error, %CompileError{} = error} ->
         {:error, error}
-
-      _other ->
-        {:error, CompileError.internal()}
     end
   rescue
     exception in ArgumentError -> {:error, invalid_options(Exception.message(exception))}
@@ -310,7 +307,7 @@ defmodule Backplane.JSONSchema.SchemaValidator do
   defp key_name(key), do: key
 
   defp pointer([]), do: ""
-  defp pointer(path), do: Enum.map_join(path, &["/" | token(&1)])
+  defp pointer(path), do: Enum.map_join(path, &["/", token(&1)])
 
   defp token(index) when is_integer(index), do: Integer.to_string(index)
   defp token(name), do: name |> String.replace("~", "~0") |> String.replace("/", "~1")
