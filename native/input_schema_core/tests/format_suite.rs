@@ -42,7 +42,10 @@ struct Tally {
 #[test]
 fn official_format_suite() {
     let Some(root) = std::env::var_os("JSON_SCHEMA_SUITE") else {
-        println!("JSON_SCHEMA_SUITE is not set: the official format suite was skipped");
+        println!(
+            "JSON_SCHEMA_SUITE is not set: the official format suite skipped \
+             (include it: JSON_SCHEMA_SUITE=\"$(scripts/json_schema_suite)\" cargo test; scripts/test does)"
+        );
         return;
     };
     // The suite's `json` directory (as scripts/test exports it) or its
