@@ -185,6 +185,7 @@ fn is_anchor(name: &str) -> bool {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+    use std::io::Write as _;
     use std::path::{Path, PathBuf};
 
     use serde_json::{json, Value as Json};
@@ -404,7 +405,9 @@ mod tests {
         match std::env::var_os("JSON_SCHEMA_SUITE") {
             Some(root) => Some(PathBuf::from(root)),
             None => {
-                println!(
+                // Past the harness's capture of print!, so that it shows.
+                let _ = writeln!(
+                    std::io::stderr(),
                     "JSON_SCHEMA_SUITE is not set: the official suite's part skipped \
                      (include it: JSON_SCHEMA_SUITE=\"$(scripts/json_schema_suite)\" cargo test)"
                 );
