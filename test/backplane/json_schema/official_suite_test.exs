@@ -38,6 +38,7 @@ defmodule Backplane.JSONSchema.OfficialSuiteTest do
   alias Backplane.JSONSchema
 
   @moduletag :official_suite
+  @moduletag fetched: :json_schema_suite
   @moduletag timeout: 600_000
 
   @version "4.26.0"

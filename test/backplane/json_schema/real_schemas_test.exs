@@ -23,6 +23,7 @@ defmodule Backplane.JSONSchema.RealSchemasTest do
   alias Backplane.JSONSchema
   alias Backplane.JSONSchema.CompileError
 
+  @moduletag fetched: :real_schemas
   @moduletag timeout: 600_000
 
   @fixed_path Path.expand("../../../_build/real_schemas/0.39.0-0.9.0/corpus.json", __DIR__)
