@@ -2,14 +2,15 @@ defmodule Backplane.AgentRuntime.InputSchema.TermFuzzTest do
   # The BEAM side of the fuzzing (scripts/fuzz has the core's targets):
   # terms built from fuzzer bytes go through every public function, and each
   # result must have the contract's shape. The bytes are the committed
-  # libFuzzer corpora (native/input_schema_core/fuzz/corpus), then random
+  # libFuzzer seeds (native/input_schema_core/fuzz/corpus), then random
   # ones; a byte picks what to build next: integers of any size, floats,
   # atoms, binaries that are not UTF-8, bitstrings, lists proper and not,
   # maps with keyword keys, tuples, pids, references, funs, and chains tens
   # of thousands of levels deep or wide. The VM staying up is part of the
   # test: a crash ends the whole run.
   #
-  # Run it on the whole corpus with INPUT_SCHEMA_TERM_FUZZ=all.
+  # Run it on the local corpus scripts/fuzz grows as well with
+  # INPUT_SCHEMA_TERM_FUZZ=all.
   use ExUnit.Case, async: true
 
   alias Backplane.AgentRuntime.Error
@@ -18,7 +19,8 @@ defmodule Backplane.AgentRuntime.InputSchema.TermFuzzTest do
 
   @moduletag timeout: 300_000
 
-  @corpus Path.expand("../../../../native/input_schema_core/fuzz/corpus", __DIR__)
+  @seeds Path.expand("../../../../native/input_schema_core/fuzz/corpus", __DIR__)
+  @local_corpus Path.expand("../../../../_build/fuzz_corpus", __DIR__)
   @random_inputs 1_000
 
   @keys ~w(type properties required additionalProperties items prefixItems enum const
@@ -211,15 +213,15 @@ defmodule Backplane.AgentRuntime.InputSchema.TermFuzzTest do
     assert match?({:ok, text} when is_binary(text), encoded) or error?(encoded), inspect(bytes)
   end
 
-  # A fixed sample of the corpora (every 14th file, about 2,000; inputs
-  # take 5 ms each on average), or all of them (about 30,000) with
-  # INPUT_SCHEMA_TERM_FUZZ=all, for a longer run, which gets an hour.
+  # Every committed seed (1,600; inputs take 5 ms each on average), and
+  # with INPUT_SCHEMA_TERM_FUZZ=all the local corpus scripts/fuzz grows
+  # too, for a longer run, which gets an hour.
   @whole_corpus System.get_env("INPUT_SCHEMA_TERM_FUZZ") == "all"
 
   @tag timeout: if(@whole_corpus, do: 3_600_000, else: 300_000)
   test "terms from the fuzz corpora and random bytes: every result has the contract's shape" do
-    files = @corpus |> Path.join("*/*") |> Path.wildcard() |> Enum.sort()
-    files = if @whole_corpus, do: files, else: Enum.take_every(files, 14)
+    dirs = if @whole_corpus, do: [@seeds, @local_corpus], else: [@seeds]
+    files = dirs |> Enum.flat_map(&Path.wildcard(Path.join(&1, "*/*"))) |> Enum.sort()
 
     seed = :erlang.phash2(make_ref())
     :rand.seed(:exsss, {seed, 7, 11})
