@@ -140,7 +140,10 @@ defmodule Backplane.JSONSchema.BowtieHarnessTest do
           do: %{"description" => "t#{i}", "instance" => instance}
 
     test_case =
-      Map.merge(%{"description" => "case #{inspect(seq)}", "schema" => schema, "tests" => tests}, extra)
+      Map.merge(
+        %{"description" => "case #{inspect(seq)}", "schema" => schema, "tests" => tests},
+        extra
+      )
 
     {reply, _} = send_command(v, state, %{"cmd" => "run", "seq" => seq, "case" => test_case})
     reply
@@ -407,5 +410,226 @@ defmodule Backplane.JSONSchema.BowtieHarnessTest do
     stderr = File.read!(err_file)
     File.rm_rf!(dir)
     {stdout, stderr, status}
+  end
+end
+
+defmodule Backplane.JSONSchema.BowtieSuiteTest do
+  # The official JSON-Schema-Test-Suite through the harness protocol, as
+  # `bowtie suite` sends it: for each dialect, start and dialect, then one
+  # run a group of every required test file (the .json files directly in
+  # tests/<dialect>), its tests without their expected verdicts, every file
+  # under remotes/ as the registry (at http://localhost:1234/<path>). Each
+  # command and reply is checked against Bowtie's schemas, and each verdict
+  # against the suite's and against Backplane.JSONSchema.valid?/2 on the
+  # same compile. The figures must be those of
+  # test/backplane/json_schema/official_suite_test.exs on the same files:
+  # every case passed, none failed, none refused (its list of refused
+  # groups is empty), and here none errored or skipped.
+  use ExUnit.Case, async: true
+
+  alias Backplane.AgentRuntime.InputSchema.JSON
+  alias Backplane.JSONSchema
+  alias Backplane.JSONSchema.Bowtie
+  alias Backplane.JSONSchema.BowtieSchemas, as: Schemas
+
+  @moduletag :bowtie
+  @moduletag timeout: 600_000
+
+  cond do
+    Schemas.missing?() ->
+      @moduletag skip: "BOWTIE_SCHEMAS is unset: run scripts/bowtie_schemas and export its output"
+
+    System.get_env("JSON_SCHEMA_SUITE") in [nil, ""] ->
+      @moduletag skip:
+                   "JSON_SCHEMA_SUITE is unset: run scripts/json_schema_suite and export its output"
+
+    true ->
+      :ok
+  end
+
+  @remote_base "http://localhost:1234/"
+
+  @dialects [
+    {"draft4", "http://json-schema.org/draft-04/schema#"},
+    {"draft6", "http://json-schema.org/draft-06/schema#"},
+    {"draft7", "http://json-schema.org/draft-07/schema#"},
+    {"draft2019-09", "https://json-schema.org/draft/2019-09/schema"},
+    {"draft2020-12", "https://json-schema.org/draft/2020-12/schema"}
+  ]
+
+  setup_all do
+    root = System.get_env("JSON_SCHEMA_SUITE")
+    remotes_dir = Path.join(root, "remotes")
+
+    registry =
+      Path.join(remotes_dir, "**")
+      |> Path.wildcard(match_dot: true)
+      |> Enum.filter(&File.regular?/1)
+      |> Map.new(fn path ->
+        {@remote_base <> Path.relative_to(path, remotes_dir), Schemas.decode!(File.read!(path))}
+      end)
+
+    {:ok, registry_json} = JSON.encode(registry)
+
+    %{
+      root: root,
+      validators: Schemas.validators(),
+      registry: registry,
+      registry_json: registry_json
+    }
+  end
+
+  for {dir, uri} <- @dialects do
+    test "#{dir}: every required test file through the harness", context do
+      run_dialect(unquote(dir), unquote(uri), context)
+    end
+  end
+
+  defp run_dialect(dir, uri, %{root: root, validators: v} = context) do
+    files =
+      Path.join([root, "tests", dir, "*.json"])
+      |> Path.wildcard()
+      |> Enum.filter(&File.regular?/1)
+      |> Enum.sort()
+
+    assert files != []
+
+    state =
+      Bowtie.new(%{
+        "homepage" => "https://example.com",
+        "source" => "https://example.com",
+        "issues" => "https://example.com"
+      })
+
+    {start, state} = line(v, state, %{"cmd" => "start", "version" => 1})
+    assert uri in start["implementation"]["dialects"]
+    assert {%{"ok" => true}, state} = line(v, state, %{"cmd" => "dialect", "dialect" => uri})
+
+    initial = %{
+      files: length(files),
+      groups: 0,
+      cases: 0,
+      passed: 0,
+      failed: 0,
+      errored: 0,
+      skipped: 0
+    }
+
+    {tally, failures, _seq} =
+      for path <- files, group <- Schemas.decode!(File.read!(path)), reduce: {initial, [], 0} do
+        {tally, failures, seq} ->
+          seq = seq + 1
+          tests = Map.fetch!(group, "tests")
+          reply = run_group(v, state, seq, group, context)
+          direct = direct_verdicts(group, Bowtie.dialect(uri), context.registry)
+          file = Path.basename(path)
+
+          outcomes =
+            case reply do
+              %{"results" => results} ->
+                assert length(results) == length(tests)
+
+                [tests, results, direct]
+                |> Enum.zip_with(fn [test, result, direct] ->
+                  case result do
+                    %{"valid" => valid} when valid != direct ->
+                      {:failed,
+                       "#{test["description"]}: the harness answers #{valid}, " <>
+                         "Backplane.JSONSchema.valid?/2 #{inspect(direct)}"}
+
+                    %{"valid" => valid} when valid == :erlang.map_get("valid", test) ->
+                      :passed
+
+                    %{"valid" => _} ->
+                      {:failed, test["description"]}
+
+                    %{"skipped" => true} ->
+                      {:skipped, test["description"]}
+
+                    %{"errored" => true} ->
+                      {:errored, test["description"]}
+                  end
+                end)
+
+              %{"errored" => true, "context" => error} ->
+                Enum.map(tests, fn test ->
+                  {:errored, "#{test["description"]}: #{error["message"]}"}
+                end)
+            end
+
+          tally = %{tally | groups: tally.groups + 1, cases: tally.cases + length(tests)}
+
+          Enum.reduce(outcomes, {tally, failures, seq}, fn
+            :passed, {tally, failures, seq} ->
+              {%{tally | passed: tally.passed + 1}, failures, seq}
+
+            {kind, detail}, {tally, failures, seq} ->
+              {Map.update!(tally, kind, &(&1 + 1)),
+               ["#{kind}: #{dir}/#{file} | #{group["description"]} | #{detail}" | failures], seq}
+          end)
+      end
+
+    assert {:stop, 0, nil} = Bowtie.handle_line(~s({"cmd":"stop"}\n), state)
+
+    IO.puts(
+      "\nBowtie harness, #{dir} required: #{tally.files} files, #{tally.groups} groups, " <>
+        "#{tally.cases} cases, #{tally.passed} passed, #{tally.failed} failed, " <>
+        "#{tally.errored} errored, #{tally.skipped} skipped"
+    )
+
+    assert Enum.reverse(failures) == []
+    assert tally.passed == tally.cases
+  end
+
+  # The verdicts of the Elixir API itself, as the official suite test
+  # gets them: compiled with the dialect and the remotes as resources.
+  defp direct_verdicts(group, dialect, registry) do
+    tests = Map.fetch!(group, "tests")
+
+    case JSONSchema.compile(Map.fetch!(group, "schema"), dialect: dialect, resources: registry) do
+      {:ok, compiled} -> Enum.map(tests, &JSONSchema.valid?(compiled, Map.fetch!(&1, "data")))
+      {:error, error} -> Enum.map(tests, fn _ -> {:compile_error, error.message} end)
+    end
+  end
+
+  # The run command as Bowtie sends it, as one line: the registry's JSON
+  # (the same for every case) spliced in as text.
+  defp run_group(v, state, seq, group, %{registry: registry, registry_json: registry_json}) do
+    test_case = %{
+      "description" => Map.fetch!(group, "description"),
+      "schema" => Map.fetch!(group, "schema"),
+      "tests" =>
+        Enum.map(Map.fetch!(group, "tests"), fn test ->
+          %{
+            "description" => Map.fetch!(test, "description"),
+            "instance" => Map.fetch!(test, "data")
+          }
+        end)
+    }
+
+    Schemas.check_command!(v, %{
+      "cmd" => "run",
+      "seq" => seq,
+      "case" => Map.put(test_case, "registry", registry)
+    })
+
+    {:ok, case_json} = JSON.encode(test_case)
+    "}" <> reversed = case_json |> String.trim_trailing() |> String.reverse()
+
+    text =
+      ~s({"cmd":"run","seq":#{seq},"case":) <>
+        String.reverse(reversed) <> ~s(,"registry":) <> registry_json <> "}}\n"
+
+    {:reply, reply, ^state} = Bowtie.handle_line(text, state)
+    {:ok, reply_line} = Bowtie.encode_line(reply)
+    Schemas.check_reply!(v, "run", reply_line)
+  end
+
+  defp line(v, state, command) do
+    Schemas.check_command!(v, command)
+    {:ok, text} = JSON.encode(command)
+    {:reply, reply, state} = Bowtie.handle_line(text, state)
+    {:ok, reply_line} = Bowtie.encode_line(reply)
+    {Schemas.check_reply!(v, command["cmd"], reply_line), state}
   end
 end
