@@ -31,7 +31,7 @@ defmodule Mix.Tasks.JsonSchema.Bowtie do
 
   @impl true
   def run(argv) do
-    argv == [] || fail("usage: mix json_schema.bowtie (no arguments)")
+    argv == [] || fail("usage: mix json_schema.bowtie (no arguments)", 1)
     stdout = Process.group_leader()
     # Anything written to this process's standard output from here on (the
     # compile's messages, cargo's output) goes to stderr; the replies are
@@ -50,18 +50,18 @@ defmodule Mix.Tasks.JsonSchema.Bowtie do
         note("stdin closed without stop; exiting")
 
       {:error, reason} ->
-        fail("cannot read stdin: #{inspect(reason)}")
+        fail("cannot read stdin: #{inspect(reason)}", 1)
 
       line when is_binary(line) ->
         case Bowtie.handle_line(line, state) do
           {:reply, reply, state} ->
             case Bowtie.encode_line(reply) do
               {:ok, text} ->
-                IO.binwrite(stdout, text)
+                :ok = IO.binwrite(stdout, text)
                 loop(stdout, state)
 
               {:error, message} ->
-                fail(message)
+                fail(message, 1)
             end
 
           {:noreply, state} ->
@@ -118,7 +118,8 @@ defmodule Mix.Tasks.JsonSchema.Bowtie do
 
   defp note(message), do: IO.puts(:stderr, "json_schema.bowtie: " <> message)
 
-  defp fail(message, status \\ 1) do
+  @spec fail(String.t(), pos_integer()) :: no_return()
+  defp fail(message, status) do
     note(message)
     exit({:shutdown, status})
   end
