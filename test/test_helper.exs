@@ -11,7 +11,8 @@
 #   :bowtie           the Bowtie harness (`mix test --include bowtie`)
 #
 # INPUT_SCHEMA_TEST_INCLUDE, a comma-separated list of those tags, includes
-# them too; scripts/test sets it to fetched,bowtie on every platform.
+# them too; scripts/test sets it to fetched on every platform and runs the
+# Bowtie harness once, with --only bowtie.
 included =
   (System.get_env("INPUT_SCHEMA_TEST_INCLUDE") || "")
   |> String.split(",", trim: true)
